@@ -1,0 +1,71 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Copies between a column-major matrix and the tiles.  @precisions d -> s
+#include "codelets.h"
+
+struct dlayout_args {
+    hyla_seq_t *seq;
+    int uplo;
+    double *Af; // the tile's corner in the column-major matrix
+    int lda;
+};
+
+static void cl_dlap_to_tile_cpu(void *buffers[], void *cl_arg)
+{
+    const struct dlayout_args *a = cl_arg;
+    // Copies go on after a numerical failure (info > 0): the caller gets the
+    // partial factors, as from LAPACK.
+    if (hyla_rt_seq_failed(a->seq))
+        return;
+    hyla_cpu_dlap_to_tile(a->uplo, HYLA_TILE_ROWS(buffers[0]),
+                          HYLA_TILE_COLS(buffers[0]), a->Af, a->lda,
+                          HYLA_TILE_PTR(buffers[0]), HYLA_TILE_LD(buffers[0]));
+}
+
+static void cl_dtile_to_lap_cpu(void *buffers[], void *cl_arg)
+{
+    const struct dlayout_args *a = cl_arg;
+    // Copies go on after a numerical failure (info > 0): the caller gets the
+    // partial factors, as from LAPACK.
+    if (hyla_rt_seq_failed(a->seq))
+        return;
+    hyla_cpu_dtile_to_lap(a->uplo, HYLA_TILE_ROWS(buffers[0]),
+                          HYLA_TILE_COLS(buffers[0]), HYLA_TILE_PTR(buffers[0]),
+                          HYLA_TILE_LD(buffers[0]), a->Af, a->lda);
+}
+
+// The whole tile is written, or left undefined outside the triangle, so
+// its previous contents need not be fetched.
+HYLA_CODELET(dlap_to_tile, cl_dlap_to_tile_cpu, 1, STARPU_W);
+HYLA_CODELET(dtile_to_lap, cl_dtile_to_lap_cpu, 1, STARPU_R);
+
+static struct dlayout_args *layout_args(const hyla_task_opts_t *o, int uplo,
+                                        const double *Af, int lda,
+                                        const hyla_desc_t *A, int m, int n)
+{
+    struct dlayout_args *a = hyla_cl_args(o, sizeof *a);
+    if (a)
+        *a = (struct dlayout_args){
+            o->seq, uplo,
+            (double *)Af + (size_t)n * A->nb * lda + (size_t)m * A->nb, lda};
+    return a;
+}
+
+void hyla_task_dlap_to_tile(const hyla_task_opts_t *o, int uplo,
+                            const double *Af, int lda, const hyla_desc_t *A,
+                            int m, int n)
+{
+    struct dlayout_args *a = layout_args(o, uplo, Af, lda, A, m, n);
+    if (a)
+        HYLA_TASK_INSERT(o, &cl_dlap_to_tile, STARPU_CL_ARGS, a, sizeof *a,
+                         STARPU_W, hyla_rt_tile(A, m, n));
+}
+
+void hyla_task_dtile_to_lap(const hyla_task_opts_t *o, int uplo,
+                            const hyla_desc_t *A, int m, int n, double *Af,
+                            int lda)
+{
+    struct dlayout_args *a = layout_args(o, uplo, Af, lda, A, m, n);
+    if (a)
+        HYLA_TASK_INSERT(o, &cl_dtile_to_lap, STARPU_CL_ARGS, a, sizeof *a,
+                         STARPU_R, hyla_rt_tile(A, m, n));
+}

@@ -1,0 +1,50 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Task insertion, double precision.  @precisions d -> s
+//
+// Tile arguments are (descriptor, tile row, tile column).  Each function
+// inserts one task; sizes come from the tiles, and a task of a failed
+// sequence does nothing.
+#ifndef HYLA_CODELETS_TASKS_D_H
+#define HYLA_CODELETS_TASKS_D_H
+
+#include "runtime.h"
+
+// C = alpha op(A) op(B) + beta C
+void hyla_task_dgemm(const hyla_task_opts_t *o, int transa, int transb,
+                     double alpha, const hyla_desc_t *A, int Am, int An,
+                     const hyla_desc_t *B, int Bm, int Bn, double beta,
+                     const hyla_desc_t *C, int Cm, int Cn);
+
+// B = alpha op(A)^-1 B (side left) or alpha B op(A)^-1 (side right)
+void hyla_task_dtrsm(const hyla_task_opts_t *o, int side, int uplo,
+                     int trans, int diag, double alpha, const hyla_desc_t *A,
+                     int Am, int An, const hyla_desc_t *B, int Bm, int Bn);
+
+// C = alpha op(A) op(A)^T + beta C, the uplo triangle of C
+void hyla_task_dsyrk(const hyla_task_opts_t *o, int uplo, int trans,
+                     double alpha, const hyla_desc_t *A, int Am, int An,
+                     double beta, const hyla_desc_t *C, int Cm, int Cn);
+
+// Cholesky of the diagonal tile (k, k); info is offset to a global column.
+void hyla_task_dpotrf(const hyla_task_opts_t *o, int uplo,
+                      const hyla_desc_t *A, int k);
+
+// LU of the tile column A(k:mt-1, k); pivots into piece k of P.
+void hyla_task_dgetrf_panel(const hyla_task_opts_t *o, const hyla_desc_t *A,
+                            int k, const hyla_pivots_t *P);
+
+// Interchanges of pivot piece k applied to tiles (k:mt-1, n) of A, forward
+// (inc > 0) or backward (inc < 0).
+void hyla_task_dlaswp(const hyla_task_opts_t *o, const hyla_desc_t *A,
+                      int k, int n, const hyla_pivots_t *P, int inc);
+
+// Tile (m, n) of A from / to the column-major matrix Af; uplo selects a
+// triangle of the tile (HYLA_FULL: all of it).
+void hyla_task_dlap_to_tile(const hyla_task_opts_t *o, int uplo,
+                            const double *Af, int lda, const hyla_desc_t *A,
+                            int m, int n);
+void hyla_task_dtile_to_lap(const hyla_task_opts_t *o, int uplo,
+                            const hyla_desc_t *A, int m, int n, double *Af,
+                            int lda);
+
+#endif // HYLA_CODELETS_TASKS_D_H

@@ -1,0 +1,47 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// CPU kernels, double precision.  @precisions d -> s
+#ifndef HYLA_CPU_CPU_D_H
+#define HYLA_CPU_CPU_D_H
+
+#include "flags.h"
+#include <stddef.h>
+
+// A tile column seen as one m-by-n row-major matrix whose rows are spread
+// over tiles of mb rows (the last one may be shorter), each tile with the
+// same leading dimension ld >= n.
+typedef struct hyla_dpanel {
+    double *const *tile;
+    int mb, m, n, ld;
+} hyla_dpanel_t;
+
+// Row r of a tile column.
+static inline double *hyla_dpanel_row(const hyla_dpanel_t *P, int r)
+{
+    return P->tile[r / P->mb] + (size_t)(r % P->mb) * P->ld;
+}
+
+// LU with partial pivoting of the tile column P (min(m, n) pivots, rows
+// interchanged across its whole width).  ipiv gets 0-based row numbers
+// within P.  Returns 0, or the 1-based first column whose pivot is zero.
+int hyla_cpu_dgetrf_panel(const hyla_dpanel_t *P, int *ipiv);
+
+// Apply the interchanges ipiv[k1 .. k2-1] (1-based global rows; row0 is the
+// global number of P's first row, and pivot i concerns P's row i) to the
+// whole width of P, in increasing order (inc > 0) or decreasing (inc < 0).
+void hyla_cpu_dlaswp_panel(const hyla_dpanel_t *P, int row0, const int *ipiv,
+                           int k1, int k2, int inc);
+
+// Cholesky of an n-by-n row-major tile: uplo HYLA_LOWER gives A = L L^T,
+// HYLA_UPPER A = U^T U.  Returns LAPACK's info; a NaN on the diagonal of
+// the factor also fails, at its column.
+int hyla_cpu_dpotrf(int uplo, int n, double *A, int lda);
+
+// Column-major (Af, lda) <-> row-major tile (T, ldt), m-by-n.  uplo
+// HYLA_LOWER or HYLA_UPPER copies one triangle (diagonal included),
+// HYLA_FULL everything.
+void hyla_cpu_dlap_to_tile(int uplo, int m, int n, const double *Af, int lda,
+                           double *T, int ldt);
+void hyla_cpu_dtile_to_lap(int uplo, int m, int n, const double *T, int ldt,
+                           double *Af, int lda);
+
+#endif // HYLA_CPU_CPU_D_H

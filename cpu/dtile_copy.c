@@ -1,0 +1,38 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Column-major <-> row-major tile copies.  @precisions d -> s
+#include "cpu_d.h"
+
+#include <stddef.h>
+
+// Blocks of BS x BS keep both the strided reads and the strided writes of
+// a transposition inside the cache.
+enum { BS = 32 };
+
+// dst(i, j) = src(i, j) for the part of the m-by-n matrix that uplo keeps;
+// element (i, j) of x is x[i*rs + j*cs].
+static void copy(int uplo, int m, int n, const double *src, size_t srs,
+                 size_t scs, double *dst, size_t drs, size_t dcs)
+{
+    for (int jb = 0; jb < n; jb += BS)
+        for (int ib = 0; ib < m; ib += BS) {
+            int je = hyla_imin(jb + BS, n), ie = hyla_imin(ib + BS, m);
+            for (int i = ib; i < ie; i++) {
+                int j0 = uplo == HYLA_UPPER ? hyla_imax(jb, i) : jb;
+                int j1 = uplo == HYLA_LOWER ? hyla_imin(je, i + 1) : je;
+                for (int j = j0; j < j1; j++)
+                    dst[i * drs + j * dcs] = src[i * srs + j * scs];
+            }
+        }
+}
+
+void hyla_cpu_dlap_to_tile(int uplo, int m, int n, const double *Af, int lda,
+                           double *T, int ldt)
+{
+    copy(uplo, m, n, Af, 1, (size_t)lda, T, (size_t)ldt, 1);
+}
+
+void hyla_cpu_dtile_to_lap(int uplo, int m, int n, const double *T, int ldt,
+                           double *Af, int lda)
+{
+    copy(uplo, m, n, T, (size_t)ldt, 1, Af, 1, (size_t)lda);
+}

@@ -1,0 +1,107 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// hyla: dense LU and Cholesky on all of a node's CPU cores and GPUs.
+//
+// The one header users include.  Routines follow LAPACK: same argument
+// names, order and meaning, 1-based ipiv, and LAPACK's info as the return
+// value (see hyla/types.h for the full convention).
+#ifndef HYLA_H
+#define HYLA_H
+
+#include <hyla/types.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/**
+ * Fill *cfg with this machine's defaults, then apply the environment
+ * overrides: HYLA_NCPUS, HYLA_NGPUS, HYLA_NB, HYLA_LOOKAHEAD,
+ * HYLA_PANEL_THREADS, HYLA_MODE (auto, cpu, hybrid, native) and HYLA_SCHED.
+ * This is the only place hyla reads its environment.
+ *
+ * @retval HYLA_SUCCESS
+ * @retval -1                 cfg is NULL
+ * @retval HYLA_ERR_ENVIRONMENT a HYLA_* variable does not parse; *cfg holds
+ *                            the defaults and the other overrides
+ */
+HYLA_EXPORT int hyla_config_init(hyla_config_t *cfg);
+
+/**
+ * Start the library: StarPU workers, BLAS threading, defaults.
+ * Process-wide; call it once before any other hyla call, from one thread.
+ *
+ * @param[in] cfg  configuration, or NULL for hyla_config_init()'s.
+ * @retval HYLA_SUCCESS
+ * @retval -1                      a field of cfg is out of range
+ * @retval HYLA_ERR_REINITIALIZED  hyla is already initialized
+ * @retval HYLA_ERR_NOT_SUPPORTED  the mode needs GPUs this build or
+ *                                 machine does not have
+ * @retval HYLA_ERR_ENVIRONMENT    (cfg NULL) an override does not parse
+ * @retval HYLA_ERR_RUNTIME        StarPU failed to start
+ */
+HYLA_EXPORT int hyla_init(const hyla_config_t *cfg);
+
+/**
+ * Stop the library.  Tile matrices must be destroyed first.
+ * hyla_init() may be called again afterwards.
+ *
+ * @retval HYLA_SUCCESS
+ * @retval HYLA_ERR_NOT_INITIALIZED
+ * @retval HYLA_ERR_BUSY  tile matrices are still alive; nothing was stopped
+ */
+HYLA_EXPORT int hyla_finalize(void);
+
+/**
+ * The configuration in force (every -1 resolved), or the status
+ * HYLA_ERR_NOT_INITIALIZED.  *cfg is copied out.
+ */
+HYLA_EXPORT int hyla_config_get(hyla_config_t *cfg);
+
+/** A static description of a status code; never NULL. */
+HYLA_EXPORT const char *hyla_strerror(int status);
+
+/**
+ * Details on the last error raised by a hyla call on this thread, such as
+ * "hyla_dgetrf: lda = 3 < max(1, m) = 5".  Empty when there is none.
+ */
+HYLA_EXPORT const char *hyla_error_detail(void);
+
+/** Library version, "major.minor.patch". */
+HYLA_EXPORT const char *hyla_version(void);
+
+//==== tile matrices (CRRB layout) ====
+
+/**
+ * Create an m-by-n tile matrix of nb-by-nb tiles (smaller edge tiles when nb
+ * does not divide m or n).  Tiles are stored tile-column by tile-column,
+ * elements row-major inside each tile.  The contents are undefined until
+ * written (hyla_dlap_to_desc() or a factorization's output).
+ *
+ * @param[out] A      the new matrix; set to NULL on failure.
+ * @param[in]  dtype  HYLA_DOUBLE or HYLA_FLOAT.
+ * @param[in]  m, n   sizes, >= 0.
+ * @param[in]  nb     tile size >= 1, or 0 for the configured one.
+ * @retval HYLA_SUCCESS, -1 ... -5 (argument), HYLA_ERR_NOT_INITIALIZED,
+ *         HYLA_ERR_OUT_OF_MEMORY, HYLA_ERR_RUNTIME
+ * Ownership: the caller destroys A with hyla_desc_destroy().
+ */
+HYLA_EXPORT int hyla_desc_create(hyla_desc_t **A, hyla_dtype_t dtype, int m,
+                                 int n, int nb);
+
+/**
+ * Destroy a tile matrix after its pending tasks finish.  Takes NULL or a
+ * pointer to NULL; sets *A to NULL.
+ */
+HYLA_EXPORT int hyla_desc_destroy(hyla_desc_t **A);
+
+/** Sizes of a tile matrix; any output pointer may be NULL. */
+HYLA_EXPORT int hyla_desc_size(const hyla_desc_t *A, int *m, int *n, int *nb);
+
+#ifdef __cplusplus
+}
+#endif
+
+#include <hyla/hyla_d.h>
+#include <hyla/hyla_s.h>
+
+#endif // HYLA_H

@@ -1,0 +1,123 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// hyla: double-precision API.  @precisions d -> s
+#ifndef HYLA_HYLA_D_H
+#define HYLA_HYLA_D_H
+
+#include <hyla/types.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+//==== layout conversion ====
+
+/**
+ * Copy the m-by-n column-major matrix Af (leading dimension lda) into the
+ * tile matrix A, whose sizes give m and n.  Done as one task per tile.
+ *
+ * @retval 0, -1 (Af NULL), -2 (lda < max(1,m)), -3 (A NULL or not double),
+ *         or a status <= -100.
+ */
+HYLA_EXPORT int hyla_dlap_to_desc(const double *Af, int lda, hyla_desc_t *A);
+
+/** The inverse of hyla_dlap_to_desc(): tile matrix A into Af. */
+HYLA_EXPORT int hyla_ddesc_to_lap(const hyla_desc_t *A, double *Af, int lda);
+
+//==== LU with partial pivoting ====
+
+/**
+ * LU factorization with partial pivoting (row interchanges) of an m-by-n
+ * matrix:  A = P L U,  L unit lower triangular (lower trapezoidal if m > n),
+ * U upper triangular (upper trapezoidal if m < n).  LAPACK's dgetrf.
+ *
+ * @param[in]     m     rows of A, >= 0.
+ * @param[in]     n     columns of A, >= 0.
+ * @param[in,out] A     column-major, lda-by-n.  On exit L (without its unit
+ *                      diagonal) and U.
+ * @param[in]     lda   >= max(1, m).
+ * @param[out]    ipiv  min(m, n) pivots, 1-based: row i was interchanged
+ *                      with row ipiv[i-1].
+ * @retval 0   success.
+ * @retval -i  argument i is illegal.
+ * @retval i>0 U(i,i) is exactly zero.  The factorization is complete, but U
+ *             is singular and a solve with it would divide by zero.
+ * @retval <= -100 a library or runtime error (hyla_strerror()).
+ *
+ * NaN or Inf in A: the factorization completes without hanging and the NaN
+ * or Inf spread through the factors; as in LAPACK, only an exactly zero
+ * pivot is reported in info.
+ */
+HYLA_EXPORT int hyla_dgetrf(int m, int n, double *A, int lda, int *ipiv);
+
+/** hyla_dgetrf() on a tile matrix (argument 1: A, 2: ipiv). */
+HYLA_EXPORT int hyla_dgetrf_tile(hyla_desc_t *A, int *ipiv);
+
+/**
+ * Solve A X = B, A^T X = B or A^H X = B with the LU factors of hyla_dgetrf.
+ * LAPACK's dgetrs.
+ *
+ * @param[in]     trans 'N', 'T' or 'C'.
+ * @param[in]     n     order of A, >= 0.
+ * @param[in]     nrhs  columns of B, >= 0.
+ * @param[in]     A     the factors, lda-by-n.
+ * @param[in]     lda   >= max(1, n).
+ * @param[in]     ipiv  the pivots from hyla_dgetrf.
+ * @param[in,out] B     ldb-by-nrhs; on exit the solution X.
+ * @param[in]     ldb   >= max(1, n).
+ * @retval 0, -i, or <= -100.
+ */
+HYLA_EXPORT int hyla_dgetrs(char trans, int n, int nrhs, const double *A,
+                            int lda, const int *ipiv, double *B, int ldb);
+
+/** hyla_dgetrs() on tile matrices (arguments: trans, A, ipiv, B). */
+HYLA_EXPORT int hyla_dgetrs_tile(char trans, hyla_desc_t *A, const int *ipiv,
+                                 hyla_desc_t *B);
+
+/**
+ * Solve A X = B by LU with partial pivoting.  LAPACK's dgesv.
+ * On exit A holds the factors, ipiv the pivots and B the solution.
+ * @retval i>0 U(i,i) is exactly zero: A is singular and X was not computed.
+ */
+HYLA_EXPORT int hyla_dgesv(int n, int nrhs, double *A, int lda, int *ipiv,
+                           double *B, int ldb);
+
+/** hyla_dgesv() on tile matrices (arguments: A, ipiv, B). */
+HYLA_EXPORT int hyla_dgesv_tile(hyla_desc_t *A, int *ipiv, hyla_desc_t *B);
+
+//==== Cholesky ====
+
+/**
+ * Cholesky factorization of a symmetric positive definite matrix:
+ * A = L L^T (uplo 'L') or A = U^T U (uplo 'U').  LAPACK's dpotrf.
+ * Only the uplo triangle of A is read and written.
+ *
+ * @retval i>0 the leading minor of order i is not positive (or is NaN), and
+ *             the factorization could not be completed.
+ */
+HYLA_EXPORT int hyla_dpotrf(char uplo, int n, double *A, int lda);
+
+/** hyla_dpotrf() on a tile matrix (arguments: uplo, A). */
+HYLA_EXPORT int hyla_dpotrf_tile(char uplo, hyla_desc_t *A);
+
+/** Solve A X = B with the factor of hyla_dpotrf.  LAPACK's dpotrs. */
+HYLA_EXPORT int hyla_dpotrs(char uplo, int n, int nrhs, const double *A,
+                            int lda, double *B, int ldb);
+
+/** hyla_dpotrs() on tile matrices (arguments: uplo, A, B). */
+HYLA_EXPORT int hyla_dpotrs_tile(char uplo, hyla_desc_t *A, hyla_desc_t *B);
+
+/**
+ * Solve A X = B for symmetric positive definite A by Cholesky.  LAPACK's
+ * dposv.  @retval i>0 as hyla_dpotrf; X was not computed.
+ */
+HYLA_EXPORT int hyla_dposv(char uplo, int n, int nrhs, double *A, int lda,
+                           double *B, int ldb);
+
+/** hyla_dposv() on tile matrices (arguments: uplo, A, B). */
+HYLA_EXPORT int hyla_dposv_tile(char uplo, hyla_desc_t *A, hyla_desc_t *B);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif // HYLA_HYLA_D_H

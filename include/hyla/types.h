@@ -1,0 +1,84 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// hyla: status codes, configuration and the opaque tile-matrix type.
+#ifndef HYLA_TYPES_H
+#define HYLA_TYPES_H
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(__GNUC__)
+#define HYLA_EXPORT __attribute__((visibility("default")))
+#else
+#define HYLA_EXPORT
+#endif
+
+/**
+ * Return values of every hyla call.
+ *
+ *  - 0 is success;
+ *  - -i with 1 <= i < 100: argument i of the call has an illegal value,
+ *    counted from 1 as LAPACK does;
+ *  - <= -100: a library, runtime or device error, listed below;
+ *  - > 0: a numerical result with LAPACK's meaning (for example the index of
+ *    the first exactly zero pivot U(i,i) in getrf).
+ */
+#define HYLA_STATUS_MAP(X)                                                    \
+    X(SUCCESS, 0, "success")                                                  \
+    X(ERR_NOT_INITIALIZED, -101, "hyla is not initialized: call hyla_init")   \
+    X(ERR_REINITIALIZED, -102, "hyla is already initialized")                 \
+    X(ERR_OUT_OF_MEMORY, -103, "host memory allocation failed")               \
+    X(ERR_DEVICE_MEMORY, -104, "device memory allocation failed")             \
+    X(ERR_NOT_SUPPORTED, -105, "not supported by this build or machine")      \
+    X(ERR_RUNTIME, -106, "a StarPU call failed")                              \
+    X(ERR_CUDA, -107, "a CUDA runtime call failed")                           \
+    X(ERR_CUBLAS, -108, "a cuBLAS call failed")                               \
+    X(ERR_NO_WORKER, -109, "no worker can run a task of this call")           \
+    X(ERR_ENVIRONMENT, -110, "a HYLA_* environment variable is invalid")      \
+    X(ERR_BUSY, -111, "tile matrices are still alive")
+
+typedef enum hyla_status {
+#define HYLA_X(name, value, text) HYLA_##name = value,
+    HYLA_STATUS_MAP(HYLA_X)
+#undef HYLA_X
+} hyla_status_t;
+
+/** Where the tasks of a factorization run. */
+typedef enum hyla_mode {
+    HYLA_MODE_AUTO = 0,   /**< the best mode for this machine */
+    HYLA_MODE_CPU = 1,    /**< CPU workers only */
+    HYLA_MODE_HYBRID = 2, /**< CPU panels, GPU updates */
+    HYLA_MODE_NATIVE = 3  /**< every task on GPUs, one CPU thread drives */
+} hyla_mode_t;
+
+/** Element type of a tile matrix. */
+typedef enum hyla_dtype {
+    HYLA_DOUBLE = 0,
+    HYLA_FLOAT = 1
+} hyla_dtype_t;
+
+/**
+ * Process-wide configuration, given to hyla_init().
+ *
+ * Fill it with hyla_config_init() (defaults for this machine, then the
+ * HYLA_* environment overrides), change what you need, and pass it on.
+ * A value of -1 in a count means "choose for this machine".
+ */
+typedef struct hyla_config {
+    int ncpus;             /**< CPU workers; -1: every core not driving a GPU */
+    int ngpus;             /**< GPUs; -1: all that are visible; 0: none */
+    int nb;                /**< tile size (rows and columns of a tile), >= 1 */
+    int lookahead;         /**< panel steps updated ahead, >= 0 */
+    int panel_threads;     /**< CPU threads factoring one LU panel, >= 1 */
+    hyla_mode_t mode;      /**< where the tasks run */
+    const char *scheduler; /**< StarPU scheduling policy; NULL: default */
+} hyla_config_t;
+
+/** A tile matrix in CRRB layout (opaque); see hyla_desc_create(). */
+typedef struct hyla_desc hyla_desc_t;
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif // HYLA_TYPES_H

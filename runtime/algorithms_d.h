@@ -1,0 +1,41 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Tile algorithms, double precision.  @precisions d -> s
+// Each inserts the tasks of one operation into seq and returns at once.
+#ifndef HYLA_RUNTIME_ALGORITHMS_D_H
+#define HYLA_RUNTIME_ALGORITHMS_D_H
+
+#include "runtime.h"
+
+// A = P L U, pivots into P.
+void hyla_pdgetrf(const hyla_desc_t *A, const hyla_pivots_t *P,
+                  int lookahead, hyla_seq_t *seq);
+
+// A = L L^T (uplo HYLA_LOWER) or U^T U (HYLA_UPPER).
+void hyla_pdpotrf(int uplo, const hyla_desc_t *A, int lookahead,
+                  hyla_seq_t *seq);
+
+// B = op(A)^-1 B for the uplo triangle of A.
+void hyla_pdtrsm(int uplo, int trans, int diag, const hyla_desc_t *A,
+                 const hyla_desc_t *B, hyla_seq_t *seq);
+
+// The interchanges of P applied to the rows of B, forward (inc > 0) or
+// backward (inc < 0).
+void hyla_pdlaswp(const hyla_desc_t *B, const hyla_pivots_t *P, int inc,
+                  hyla_seq_t *seq);
+
+// B = op(A)^-1 B with the LU factors and pivots of hyla_pdgetrf.
+void hyla_pdgetrs(int trans, const hyla_desc_t *A, const hyla_pivots_t *P,
+                  const hyla_desc_t *B, hyla_seq_t *seq);
+
+// B = A^-1 B with the Cholesky factor of hyla_pdpotrf.
+void hyla_pdpotrs(int uplo, const hyla_desc_t *A, const hyla_desc_t *B,
+                  hyla_seq_t *seq);
+
+// Column-major Af <-> tiles of A; uplo HYLA_LOWER / HYLA_UPPER copies one
+// triangle (tiles on its side and that triangle of diagonal tiles).
+void hyla_pdlap_to_desc(int uplo, const double *Af, int lda,
+                        const hyla_desc_t *A, hyla_seq_t *seq);
+void hyla_pddesc_to_lap(int uplo, const hyla_desc_t *A, double *Af, int lda,
+                        hyla_seq_t *seq);
+
+#endif // HYLA_RUNTIME_ALGORITHMS_D_H

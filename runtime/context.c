@@ -1,0 +1,217 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// hyla_init / hyla_finalize: configuration, StarPU start and stop.
+#include "runtime.h"
+#include "glue.h"
+
+#include <cblas.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+
+static struct {
+    int initialized;
+    hyla_config_t cfg;
+    char scheduler[64];
+    int blas_threads; // OpenBLAS threads before hyla_init, restored after
+} ctx;
+
+// Tile size for CPU workers: large enough that a tile GEMM runs near the
+// BLAS's peak, small enough to give each worker several tiles.
+enum { DEFAULT_NB_CPU = 320, DEFAULT_LOOKAHEAD = 1 };
+static const char *default_scheduler = "lws";
+
+//==== environment (read here and nowhere else) ====
+
+static int env_int(const char *name, int lo, int *out)
+{
+    const char *s = getenv(name);
+    if (!s || !*s)
+        return 0;
+    char *end;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    if (errno || *end || v < lo || v > INT_MAX)
+        return hyla_rt_error(HYLA_ERR_ENVIRONMENT,
+                             "%s = '%s': expected an integer >= %d", name, s,
+                             lo);
+    *out = (int)v;
+    return 0;
+}
+
+static int parse_mode(const char *s, hyla_mode_t *mode)
+{
+    static const struct {
+        const char *name;
+        hyla_mode_t mode;
+    } modes[] = {{"auto", HYLA_MODE_AUTO},
+                 {"cpu", HYLA_MODE_CPU},
+                 {"hybrid", HYLA_MODE_HYBRID},
+                 {"native", HYLA_MODE_NATIVE}};
+    for (size_t i = 0; i < sizeof modes / sizeof modes[0]; i++)
+        if (!strcasecmp(s, modes[i].name)) {
+            *mode = modes[i].mode;
+            return 0;
+        }
+    return -1;
+}
+
+HYLA_EXPORT int hyla_config_init(hyla_config_t *cfg)
+{
+    if (!cfg)
+        return hyla_rt_error(-1, "hyla_config_init: cfg is NULL");
+    hyla_rt_error_clear();
+    cfg->ncpus = -1;
+    cfg->ngpus = -1;
+    cfg->nb = DEFAULT_NB_CPU;
+    cfg->lookahead = DEFAULT_LOOKAHEAD;
+    cfg->panel_threads = 1;
+    cfg->mode = HYLA_MODE_AUTO;
+    cfg->scheduler = NULL;
+
+    // Each override is applied on its own: one bad variable does not
+    // discard the others.
+    int rc = 0, r;
+    if ((r = env_int("HYLA_NCPUS", -1, &cfg->ncpus)))
+        rc = r;
+    if ((r = env_int("HYLA_NGPUS", -1, &cfg->ngpus)))
+        rc = r;
+    if ((r = env_int("HYLA_NB", 1, &cfg->nb)))
+        rc = r;
+    if ((r = env_int("HYLA_LOOKAHEAD", 0, &cfg->lookahead)))
+        rc = r;
+    if ((r = env_int("HYLA_PANEL_THREADS", 1, &cfg->panel_threads)))
+        rc = r;
+    const char *s = getenv("HYLA_MODE");
+    if (s && *s && parse_mode(s, &cfg->mode))
+        rc = hyla_rt_error(HYLA_ERR_ENVIRONMENT,
+                           "HYLA_MODE = '%s': expected auto, cpu, hybrid or "
+                           "native", s);
+    s = getenv("HYLA_SCHED");
+    if (s && *s)
+        cfg->scheduler = s;
+    return rc;
+}
+
+static int check_config(const hyla_config_t *c)
+{
+    const char *why = NULL;
+    if (c->ncpus < -1)
+        why = "ncpus must be >= -1";
+    else if (c->ngpus < -1)
+        why = "ngpus must be >= -1";
+    else if (c->nb < 1)
+        why = "nb must be >= 1";
+    else if (c->lookahead < 0)
+        why = "lookahead must be >= 0";
+    else if (c->panel_threads < 1)
+        why = "panel_threads must be >= 1";
+    else if (c->mode < HYLA_MODE_AUTO || c->mode > HYLA_MODE_NATIVE)
+        why = "mode is not a hyla_mode_t";
+    else if (c->ncpus == 0 && c->ngpus == 0)
+        why = "no worker: ncpus and ngpus are both 0";
+    else if (c->scheduler && strlen(c->scheduler) >= sizeof ctx.scheduler)
+        why = "scheduler name too long";
+    if (why)
+        return hyla_rt_error(-1, "hyla_init: %s", why);
+    return 0;
+}
+
+HYLA_EXPORT int hyla_init(const hyla_config_t *cfg)
+{
+    hyla_rt_error_clear();
+    if (ctx.initialized)
+        return hyla_rt_error(HYLA_ERR_REINITIALIZED,
+                             "hyla_init: called twice without hyla_finalize");
+    hyla_config_t c;
+    if (cfg) {
+        c = *cfg;
+    } else {
+        int rc = hyla_config_init(&c);
+        if (rc)
+            return rc;
+    }
+    int rc = check_config(&c);
+    if (rc)
+        return rc;
+
+    // The GPU codelets are not part of this build yet: every mode but cpu
+    // (and auto, which resolves to cpu) needs them.
+    if (c.mode == HYLA_MODE_HYBRID || c.mode == HYLA_MODE_NATIVE)
+        return hyla_rt_error(HYLA_ERR_NOT_SUPPORTED,
+                             "hyla_init: mode %s needs the GPU codelets, "
+                             "which this build does not have",
+                             c.mode == HYLA_MODE_HYBRID ? "hybrid" : "native");
+    c.mode = HYLA_MODE_CPU;
+    if (c.ncpus == 0)
+        return hyla_rt_error(-1, "hyla_init: mode cpu needs ncpus != 0");
+    c.ngpus = 0;
+
+    snprintf(ctx.scheduler, sizeof ctx.scheduler, "%s",
+             c.scheduler ? c.scheduler : default_scheduler);
+
+    struct starpu_conf conf;
+    starpu_conf_init(&conf);
+    conf.ncpus = c.ncpus;
+    conf.ncuda = c.ngpus;
+    conf.nopencl = 0;
+    conf.sched_policy_name = ctx.scheduler;
+    // hyla's configuration decides; STARPU_NCPU and friends do not.
+    conf.precedence_over_environment_variables = 1;
+    int ret = starpu_init(&conf);
+    if (ret == -ENODEV)
+        return hyla_rt_error(HYLA_ERR_NO_WORKER,
+                             "hyla_init: StarPU found no worker");
+    if (ret)
+        return hyla_rt_error(HYLA_ERR_RUNTIME,
+                             "hyla_init: starpu_init failed (%d)", ret);
+    starpu_malloc_set_align(64);
+
+    // Parallelism comes from tasks: each CPU kernel calls serial BLAS.
+    ctx.blas_threads = openblas_get_num_threads();
+    openblas_set_num_threads(1);
+
+    c.ncpus = (int)starpu_cpu_worker_get_count();
+    c.scheduler = ctx.scheduler;
+    ctx.cfg = c;
+    ctx.initialized = 1;
+    return HYLA_SUCCESS;
+}
+
+HYLA_EXPORT int hyla_finalize(void)
+{
+    hyla_rt_error_clear();
+    if (!ctx.initialized)
+        return hyla_rt_error(HYLA_ERR_NOT_INITIALIZED,
+                             "hyla_finalize: hyla is not initialized");
+    int live = hyla_rt_live_descs();
+    if (live)
+        return hyla_rt_error(HYLA_ERR_BUSY,
+                             "hyla_finalize: %d tile matrices are still alive; "
+                             "destroy them first", live);
+    starpu_task_wait_for_all();
+    starpu_shutdown();
+    openblas_set_num_threads(ctx.blas_threads);
+    ctx.initialized = 0;
+    return HYLA_SUCCESS;
+}
+
+HYLA_EXPORT int hyla_config_get(hyla_config_t *cfg)
+{
+    if (!ctx.initialized)
+        return hyla_rt_error(HYLA_ERR_NOT_INITIALIZED,
+                             "hyla_config_get: hyla is not initialized");
+    if (!cfg)
+        return hyla_rt_error(-1, "hyla_config_get: cfg is NULL");
+    *cfg = ctx.cfg;
+    return HYLA_SUCCESS;
+}
+
+HYLA_EXPORT const char *hyla_version(void) { return HYLA_VERSION; }
+
+int hyla_rt_initialized(void) { return ctx.initialized; }
+
+const hyla_config_t *hyla_rt_config(void) { return &ctx.cfg; }

@@ -1,0 +1,175 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Tile descriptors (CRRB layout) and pivot pieces, registered with StarPU.
+#include "glue.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+
+static pthread_mutex_t live_lock = PTHREAD_MUTEX_INITIALIZER;
+static hyla_desc_t *live_head;
+static int live_count;
+
+int hyla_rt_live_descs(void)
+{
+    pthread_mutex_lock(&live_lock);
+    int n = live_count;
+    pthread_mutex_unlock(&live_lock);
+    return n;
+}
+
+static void live_add(hyla_desc_t *A)
+{
+    pthread_mutex_lock(&live_lock);
+    A->prev = NULL;
+    A->next = live_head;
+    if (live_head)
+        live_head->prev = A;
+    live_head = A;
+    live_count++;
+    pthread_mutex_unlock(&live_lock);
+}
+
+static void live_remove(hyla_desc_t *A)
+{
+    pthread_mutex_lock(&live_lock);
+    if (A->prev)
+        A->prev->next = A->next;
+    else
+        live_head = A->next;
+    if (A->next)
+        A->next->prev = A->prev;
+    live_count--;
+    pthread_mutex_unlock(&live_lock);
+}
+
+static void desc_free(hyla_desc_t *A)
+{
+    if (A->handles) {
+        for (size_t i = 0; i < (size_t)A->mt * A->nt; i++)
+            if (A->handles[i])
+                starpu_data_unregister(A->handles[i]);
+        free(A->handles);
+    }
+    if (A->mat)
+        starpu_free_noflag(A->mat, A->bytes);
+    free(A);
+}
+
+int hyla_rt_desc_new(hyla_desc_t **out, hyla_dtype_t dtype, int m, int n,
+                     int nb)
+{
+    hyla_desc_t *A = calloc(1, sizeof *A);
+    if (!A)
+        return HYLA_ERR_OUT_OF_MEMORY;
+    A->dtype = dtype;
+    A->elemsize = dtype == HYLA_DOUBLE ? sizeof(double) : sizeof(float);
+    A->m = m;
+    A->n = n;
+    A->nb = nb;
+    A->mt = (m + nb - 1) / nb;
+    A->nt = (n + nb - 1) / nb;
+    A->bytes = (size_t)m * n * A->elemsize;
+    size_t ntiles = (size_t)A->mt * A->nt;
+    if (ntiles) {
+        A->handles = calloc(ntiles, sizeof *A->handles);
+        if (!A->handles || starpu_malloc(&A->mat, A->bytes)) {
+            A->mat = NULL;
+            desc_free(A);
+            return HYLA_ERR_OUT_OF_MEMORY;
+        }
+    }
+    for (int j = 0; j < A->nt; j++)
+        for (int i = 0; i < A->mt; i++) {
+            starpu_data_handle_t h;
+            int ld = hyla_tile_nb(A, j);
+            // A row-major tile: nx elements in a row, ny rows, ld apart.
+            starpu_matrix_data_register(&h, STARPU_MAIN_RAM,
+                                        (uintptr_t)hyla_tile_addr(A, i, j), ld,
+                                        ld, hyla_tile_mb(A, i), A->elemsize);
+            A->handles[i + (size_t)j * A->mt] = h;
+        }
+    live_add(A);
+    *out = A;
+    return HYLA_SUCCESS;
+}
+
+HYLA_EXPORT int hyla_desc_create(hyla_desc_t **A, hyla_dtype_t dtype, int m,
+                                 int n, int nb)
+{
+    const char *r = "hyla_desc_create";
+    int rc = hyla_rt_check_init(r);
+    if (rc)
+        return rc;
+    if (!A)
+        return hyla_rt_error(-1, "%s: A is NULL", r);
+    *A = NULL;
+    if (dtype != HYLA_DOUBLE && dtype != HYLA_FLOAT)
+        return hyla_rt_error(-2, "%s: dtype %d is not a hyla_dtype_t", r,
+                             (int)dtype);
+    if (m < 0)
+        return hyla_rt_error(-3, "%s: m = %d < 0", r, m);
+    if (n < 0)
+        return hyla_rt_error(-4, "%s: n = %d < 0", r, n);
+    if (nb < 0)
+        return hyla_rt_error(-5, "%s: nb = %d < 0", r, nb);
+    if (nb == 0)
+        nb = hyla_rt_config()->nb;
+    rc = hyla_rt_desc_new(A, dtype, m, n, nb);
+    if (rc)
+        return hyla_rt_error(rc, "%s: cannot allocate %d x %d", r, m, n);
+    return HYLA_SUCCESS;
+}
+
+HYLA_EXPORT int hyla_desc_destroy(hyla_desc_t **A)
+{
+    if (!A || !*A)
+        return HYLA_SUCCESS;
+    live_remove(*A);
+    desc_free(*A);
+    *A = NULL;
+    return HYLA_SUCCESS;
+}
+
+HYLA_EXPORT int hyla_desc_size(const hyla_desc_t *A, int *m, int *n, int *nb)
+{
+    if (!A)
+        return hyla_rt_error(-1, "hyla_desc_size: A is NULL");
+    if (m)
+        *m = A->m;
+    if (n)
+        *n = A->n;
+    if (nb)
+        *nb = A->nb;
+    return HYLA_SUCCESS;
+}
+
+int hyla_rt_pivots_create(hyla_pivots_t *P, int *ipiv, int npiv, int nb)
+{
+    P->ipiv = ipiv;
+    P->nsteps = (npiv + nb - 1) / nb;
+    P->handles = NULL;
+    if (P->nsteps == 0)
+        return HYLA_SUCCESS;
+    P->handles = calloc(P->nsteps, sizeof *P->handles);
+    if (!P->handles) {
+        P->nsteps = 0;
+        return HYLA_ERR_OUT_OF_MEMORY;
+    }
+    for (int k = 0; k < P->nsteps; k++) {
+        starpu_data_handle_t h;
+        int kb = hyla_imin(nb, npiv - k * nb);
+        starpu_vector_data_register(&h, STARPU_MAIN_RAM,
+                                    (uintptr_t)(ipiv + (size_t)k * nb), kb,
+                                    sizeof(int));
+        P->handles[k] = h;
+    }
+    return HYLA_SUCCESS;
+}
+
+void hyla_rt_pivots_destroy(hyla_pivots_t *P)
+{
+    for (int k = 0; k < P->nsteps; k++)
+        starpu_data_unregister(P->handles[k]);
+    free(P->handles);
+    P->handles = NULL;
+}

@@ -1,0 +1,45 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// StarPU side of the runtime: handles, task insertion and accounting.
+// Included by the glue files of runtime/ and by codelets/ only.
+#ifndef HYLA_RUNTIME_GLUE_H
+#define HYLA_RUNTIME_GLUE_H
+
+#include "runtime.h"
+#include <starpu.h>
+
+static inline starpu_data_handle_t hyla_rt_tile(const hyla_desc_t *A, int m,
+                                                int n)
+{
+    return (starpu_data_handle_t)A->handles[m + (size_t)n * A->mt];
+}
+
+static inline starpu_data_handle_t hyla_rt_pivot(const hyla_pivots_t *P,
+                                                 int k)
+{
+    return (starpu_data_handle_t)P->handles[k];
+}
+
+// Number of descriptors not yet destroyed.
+int hyla_rt_live_descs(void);
+
+// Task accounting: every task carries its sequence, which counts it.
+void hyla_rt_seq_task_added(hyla_seq_t *seq);
+void hyla_rt_seq_task_done(void *seq);
+void hyla_rt_seq_insert_result(hyla_seq_t *seq, int ret);
+
+// Clamp a priority into the scheduler's range.
+int hyla_rt_priority(int priority);
+
+// Insert a task of codelet cl for options o, then the task_insert
+// arguments.  The task is counted in o->seq and signals it when done.
+#define HYLA_TASK_INSERT(o, cl, ...)                                        \
+    do {                                                                    \
+        hyla_rt_seq_task_added((o)->seq);                                   \
+        int hyla_ret_ = starpu_task_insert(                                 \
+            (cl), STARPU_CALLBACK_WITH_ARG_NFREE, hyla_rt_seq_task_done,        \
+            (void *)(o)->seq, STARPU_PRIORITY,                              \
+            hyla_rt_priority((o)->priority), __VA_ARGS__, 0);               \
+        hyla_rt_seq_insert_result((o)->seq, hyla_ret_);                     \
+    } while (0)
+
+#endif // HYLA_RUNTIME_GLUE_H

@@ -1,0 +1,40 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Right-looking tile LU with partial pivoting and lookahead.
+// @precisions d -> s
+#include "algorithms_d.h"
+#include "tasks_d.h"
+
+// Step k: factor the panel A(k:mt-1, k); apply its interchanges and update
+// the columns to its right, those within lookahead at high priority; then
+// apply the interchanges to the columns on its left, at the lowest priority.
+void hyla_pdgetrf(const hyla_desc_t *A, const hyla_pivots_t *P,
+                  int lookahead, hyla_seq_t *seq)
+{
+    hyla_task_opts_t o = {seq, 0};
+    int mt = A->mt, nt = A->nt;
+    int kt = hyla_imin(mt, nt);
+
+    for (int k = 0; k < kt; k++) {
+        // A(k:mt-1, k) = P_k L_k U_kk
+        o.priority = hyla_prio_panel(nt, k);
+        hyla_task_dgetrf_panel(&o, A, k, P);
+
+        for (int n = k + 1; n < nt; n++) {
+            o.priority = hyla_prio_update(nt, k, n, lookahead);
+            // A(k:mt-1, n) = P_k A(k:mt-1, n)
+            hyla_task_dlaswp(&o, A, k, n, P, 1);
+            // A(k, n) = L_kk^-1 A(k, n)
+            hyla_task_dtrsm(&o, HYLA_LEFT, HYLA_LOWER, HYLA_NO_TRANS, HYLA_UNIT,
+                            1.0, A, k, k, A, k, n);
+            // A(m, n) -= A(m, k) A(k, n)
+            for (int m = k + 1; m < mt; m++)
+                hyla_task_dgemm(&o, HYLA_NO_TRANS, HYLA_NO_TRANS, -1.0, A, m, k,
+                                A, k, n, 1.0, A, m, n);
+        }
+
+        // A(k:mt-1, n) = P_k A(k:mt-1, n) for the finished columns n < k
+        o.priority = 0;
+        for (int n = 0; n < k; n++)
+            hyla_task_dlaswp(&o, A, k, n, P, 1);
+    }
+}

@@ -1,0 +1,42 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Column-major matrix <-> tile matrix, one task per tile.
+// @precisions d -> s
+#include "algorithms_d.h"
+#include "tasks_d.h"
+
+// Which part of tile (m, n) a copy of the uplo triangle takes, or -1.
+static int tile_part(int uplo, int m, int n)
+{
+    if (m == n)
+        return uplo;
+    if (uplo == HYLA_FULL)
+        return HYLA_FULL;
+    return (uplo == HYLA_LOWER) == (m > n) ? HYLA_FULL : -1;
+}
+
+// The tiles of column n come in before the panel of step n needs them.
+void hyla_pdlap_to_desc(int uplo, const double *Af, int lda,
+                        const hyla_desc_t *A, hyla_seq_t *seq)
+{
+    hyla_task_opts_t o = {seq, 0};
+    for (int n = 0; n < A->nt; n++) {
+        o.priority = hyla_prio_panel(A->nt, n) + 2;
+        for (int m = 0; m < A->mt; m++) {
+            int part = tile_part(uplo, m, n);
+            if (part >= 0)
+                hyla_task_dlap_to_tile(&o, part, Af, lda, A, m, n);
+        }
+    }
+}
+
+void hyla_pddesc_to_lap(int uplo, const hyla_desc_t *A, double *Af, int lda,
+                        hyla_seq_t *seq)
+{
+    hyla_task_opts_t o = {seq, 0};
+    for (int n = 0; n < A->nt; n++)
+        for (int m = 0; m < A->mt; m++) {
+            int part = tile_part(uplo, m, n);
+            if (part >= 0)
+                hyla_task_dtile_to_lap(&o, part, A, m, n, Af, lda);
+        }
+}

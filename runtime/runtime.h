@@ -1,0 +1,133 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Runtime interface seen by the tile algorithms: descriptors, sequences,
+// task options and argument checks.  No StarPU type appears here.
+#ifndef HYLA_RUNTIME_RUNTIME_H
+#define HYLA_RUNTIME_RUNTIME_H
+
+#include "hyla_config.h"
+#include "flags.h"
+#include <hyla.h>
+#include <pthread.h>
+#include <stddef.h>
+
+//==== tile matrices ====
+
+// Tile (m, n) is mb(m)-by-nb(n), row-major with leading dimension nb(n).
+// Tile column n is one row-major m-by-nb(n) block, the columns one after
+// the other: tile (m, n) starts at m*nb*nb(n) + n*nb*M, M = rows of A.
+struct hyla_desc {
+    hyla_dtype_t dtype;
+    size_t elemsize;
+    int m, n, nb;
+    int mt, nt;
+    void *mat;                     // the tiles, one allocation
+    size_t bytes;
+    void **handles;                // runtime handle of tile (m, n): [m + n*mt]
+    struct hyla_desc *prev, *next; // list of live descriptors
+};
+
+// Rows of tile row m.
+static inline int hyla_tile_mb(const hyla_desc_t *A, int m)
+{
+    return m == A->mt - 1 ? A->m - m * A->nb : A->nb;
+}
+
+// Columns of tile column n.
+static inline int hyla_tile_nb(const hyla_desc_t *A, int n)
+{
+    return n == A->nt - 1 ? A->n - n * A->nb : A->nb;
+}
+
+static inline void *hyla_tile_addr(const hyla_desc_t *A, int m, int n)
+{
+    size_t off = (size_t)n * A->nb * A->m +
+                 (size_t)m * A->nb * hyla_tile_nb(A, n);
+    return (char *)A->mat + off * A->elemsize;
+}
+
+//==== pivots ====
+
+// ipiv split into one piece per panel step, each a runtime handle.
+typedef struct hyla_pivots {
+    int *ipiv;
+    int nsteps;
+    void **handles;
+} hyla_pivots_t;
+
+//==== sequences: completion and status of the tasks of one call ====
+
+typedef struct hyla_seq {
+    pthread_mutex_t lock;
+    pthread_cond_t done;
+    long pending;     // tasks submitted and not yet finished
+    int status;       // first failure (< 0), kept atomically
+    int info;         // smallest positive numerical info, kept atomically
+    int stop_on_info; // later tasks do nothing once info > 0 (potrf)
+} hyla_seq_t;
+
+void hyla_rt_seq_init(hyla_seq_t *seq, int stop_on_info);
+// Waits for every task of seq; returns the failure status, else info.
+int hyla_rt_seq_wait(hyla_seq_t *seq);
+void hyla_rt_seq_fail(hyla_seq_t *seq, int status);
+void hyla_rt_seq_info(hyla_seq_t *seq, int info);
+int hyla_rt_seq_skip(const hyla_seq_t *seq);
+
+int hyla_rt_seq_failed(const hyla_seq_t *seq);
+
+// Per-task options set by the algorithms.
+typedef struct hyla_task_opts {
+    hyla_seq_t *seq;
+    int priority;
+} hyla_task_opts_t;
+
+// Priorities, with nt tile columns: the panel (or diagonal block) of step k
+// first, then the columns within lookahead of it, then the rest in step
+// and column order.  Every critical-path priority is above every other.
+static inline int hyla_prio_panel(int nt, int k) { return 2 * nt + 1 + 3 * (nt - k); }
+
+static inline int hyla_prio_update(int nt, int k, int n, int lookahead)
+{
+    return n <= k + lookahead ? hyla_prio_panel(nt, n) + 1 : 2 * nt - n - k;
+}
+
+//==== context ====
+
+// Nonzero between hyla_init() and hyla_finalize().
+int hyla_rt_initialized(void);
+const hyla_config_t *hyla_rt_config(void);
+
+int hyla_rt_desc_new(hyla_desc_t **A, hyla_dtype_t dtype, int m, int n,
+                     int nb);
+int hyla_rt_pivots_create(hyla_pivots_t *P, int *ipiv, int npiv, int nb);
+void hyla_rt_pivots_destroy(hyla_pivots_t *P);
+
+//==== errors ====
+
+// Records a detail message for hyla_error_detail() and returns status.
+int hyla_rt_error(int status, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+void hyla_rt_error_clear(void);
+
+// Argument checks shared by the entry points; each returns 0 or the
+// LAPACK-style -pos status, with a detail message naming the routine.
+int hyla_rt_check_init(const char *routine);
+int hyla_rt_check_desc(const char *routine, int pos, const hyla_desc_t *A,
+                       hyla_dtype_t dtype);
+int hyla_rt_check_uplo(const char *routine, int pos, char uplo, int *flag);
+int hyla_rt_check_trans(const char *routine, int pos, char trans, int *flag);
+// A size, >= 0.
+int hyla_rt_check_dim(const char *routine, int pos, const char *name, int v);
+// A leading dimension, >= max(1, rows).
+int hyla_rt_check_ld(const char *routine, int pos, const char *name, int ld,
+                     int rows);
+// A pointer, needed unless the matrix it points to is empty.
+int hyla_rt_check_ptr(const char *routine, int pos, const char *name,
+                      const void *p, int needed);
+// A square tile matrix A (argument posA) and right-hand sides B (posB)
+// with A's rows and tile size.
+int hyla_rt_check_rhs(const char *routine, int posA, const hyla_desc_t *A,
+                      int posB, const hyla_desc_t *B);
+// Pivots as getrf leaves them: ipiv[i] in [i+1, n] for i < n.
+int hyla_rt_check_ipiv(const char *routine, int pos, const int *ipiv, int n);
+
+#endif // HYLA_RUNTIME_RUNTIME_H

@@ -1,0 +1,225 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Test matrices and LAPACK-style residuals.  @precisions d -> s
+#include "check_d.h"
+
+#include <cblas.h>
+#include <lapacke.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void seed4(int seed, int iseed[4])
+{
+    // dlarnv wants four values in [0, 4095], the last one odd.
+    iseed[0] = seed & 4095;
+    iseed[1] = (seed >> 12) & 4095;
+    iseed[2] = 1;
+    iseed[3] = (2 * seed + 1) & 4095;
+}
+
+void hyla_check_dgen(int m, int n, double *A, int lda, int seed)
+{
+    int iseed[4];
+    seed4(seed, iseed);
+    for (int j = 0; j < n; j++)
+        LAPACKE_dlarnv(2, iseed, m, A + (size_t)j * lda);
+}
+
+void hyla_check_dgen_pivoted(int m, int n, double *A, int lda, int seed)
+{
+    hyla_check_dgen(m, n, A, lda, seed);
+    int k = m < n ? m : n;
+    for (int j = 0; j < k; j++) {
+        double *a = A + (size_t)j * lda;
+        a[j] = 1.0 + cblas_dasum(m, a, 1);
+    }
+    // Fisher-Yates shuffle of the rows, from the seed.
+    unsigned s = 2654435761u * (unsigned)(seed + 1);
+    for (int i = m - 1; i > 0; i--) {
+        s = s * 1664525u + 1013904223u;
+        int r = (int)((s >> 8) % (unsigned)(i + 1));
+        if (r != i)
+            cblas_dswap(n, A + i, lda, A + r, lda);
+    }
+}
+
+void hyla_check_dgen_spd(int n, double *A, int lda, int seed)
+{
+    hyla_check_dgen(n, n, A, lda, seed);
+    for (int j = 0; j < n; j++) {
+        for (int i = j + 1; i < n; i++)
+            A[(size_t)j * lda + i] = A[(size_t)i * lda + j];
+        A[(size_t)j * lda + j] = fabs(A[(size_t)j * lda + j]) + n;
+    }
+}
+
+static double *alloc(size_t count) { return calloc(count ? count : 1, sizeof(double)); }
+
+static double eps(void) { return LAPACKE_dlamch('E'); }
+
+// One-norm of an m-vector.
+static double norm1(int m, const double *x) { return m ? cblas_dasum(m, x, 1) : 0.0; }
+
+// Scaled residual r / (anorm * xnorm * n * eps), with the conventions of
+// LAPACK's test programs for zero norms.
+static double scaled(double r, double anorm, double xnorm, int n)
+{
+    double d = anorm * xnorm * (n > 0 ? n : 1) * eps();
+    if (d == 0.0)
+        return r == 0.0 ? 0.0 : 1.0 / eps();
+    return r / d;
+}
+
+// Copies of L (m-by-k unit lower) and U (k-by-n upper) from getrf's output.
+static void split_lu(int m, int n, const double *LU, int ldlu, double *L,
+                     double *U)
+{
+    int k = m < n ? m : n;
+    for (int j = 0; j < k; j++)
+        for (int i = 0; i < m; i++)
+            L[(size_t)j * m + i] = i > j    ? LU[(size_t)j * ldlu + i]
+                                   : i == j ? 1.0
+                                            : 0.0;
+    for (int j = 0; j < n; j++)
+        for (int i = 0; i < k; i++)
+            U[(size_t)j * k + i] = i <= j ? LU[(size_t)j * ldlu + i] : 0.0;
+}
+
+double hyla_check_dresid_getrf(int m, int n, const double *A, int lda,
+                               const double *LU, int ldlu, const int *ipiv)
+{
+    int k = m < n ? m : n;
+    if (k == 0)
+        return 0.0;
+    double *L = alloc((size_t)m * k), *U = alloc((size_t)k * n);
+    double *PA = alloc((size_t)m * n);
+    split_lu(m, n, LU, ldlu, L, U);
+    LAPACKE_dlacpy(LAPACK_COL_MAJOR, 'A', m, n, A, lda, PA, m);
+    LAPACKE_dlaswp(LAPACK_COL_MAJOR, n, PA, m, 1, k, ipiv, 1);
+    // PA -= L U
+    cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, m, n, k, -1.0, L,
+                m, U, k, 1.0, PA, m);
+    double r = LAPACKE_dlange(LAPACK_COL_MAJOR, '1', m, n, PA, m);
+    double anorm = LAPACKE_dlange(LAPACK_COL_MAJOR, '1', m, n, A, lda);
+    free(L);
+    free(U);
+    free(PA);
+    return scaled(r, anorm, 1.0, n);
+}
+
+double hyla_check_dresid_getrf_probe(int m, int n, const double *A, int lda,
+                                     const double *LU, int ldlu,
+                                     const int *ipiv)
+{
+    int k = m < n ? m : n;
+    if (k == 0)
+        return 0.0;
+    double *x = alloc(n), *y = alloc(m), *z = alloc(m), *ux = alloc(k);
+    hyla_check_dgen(n, 1, x, n, 4242);
+    // y = P A x
+    cblas_dgemv(CblasColMajor, CblasNoTrans, m, n, 1.0, A, lda, x, 1, 0.0, y,
+                1);
+    LAPACKE_dlaswp(LAPACK_COL_MAJOR, 1, y, m, 1, k, ipiv, 1);
+    // ux = U x: the k-by-k triangle, then the columns right of it
+    memcpy(ux, x, sizeof(double) * k);
+    cblas_dtrmv(CblasColMajor, CblasUpper, CblasNoTrans, CblasNonUnit, k, LU,
+                ldlu, ux, 1);
+    if (n > k)
+        cblas_dgemv(CblasColMajor, CblasNoTrans, k, n - k, 1.0,
+                    LU + (size_t)k * ldlu, ldlu, x + k, 1, 1.0, ux, 1);
+    // z = L ux: the unit triangle, then the rows below it
+    memcpy(z, ux, sizeof(double) * k);
+    cblas_dtrmv(CblasColMajor, CblasLower, CblasNoTrans, CblasUnit, k, LU,
+                ldlu, z, 1);
+    if (m > k)
+        cblas_dgemv(CblasColMajor, CblasNoTrans, m - k, k, 1.0, LU + k, ldlu,
+                    ux, 1, 0.0, z + k, 1);
+    cblas_daxpy(m, -1.0, z, 1, y, 1);
+    double r = norm1(m, y);
+    double anorm = LAPACKE_dlange(LAPACK_COL_MAJOR, '1', m, n, A, lda);
+    double xnorm = norm1(n, x);
+    free(x);
+    free(y);
+    free(z);
+    free(ux);
+    return scaled(r, anorm, xnorm, n);
+}
+
+// The factor of potrf with its other triangle zeroed, as an n-by-n matrix.
+static double *factor(char uplo, int n, const double *F, int ldf)
+{
+    double *T = alloc((size_t)n * n);
+    LAPACKE_dlacpy(LAPACK_COL_MAJOR, uplo, n, n, F, ldf, T, n);
+    return T;
+}
+
+double hyla_check_dresid_potrf(char uplo, int n, const double *A, int lda,
+                               const double *F, int ldf)
+{
+    if (n == 0)
+        return 0.0;
+    double *T = factor(uplo, n, F, ldf), *C = alloc((size_t)n * n);
+    int lower = uplo == 'L' || uplo == 'l';
+    // C = A - L L^T (or A - U^T U) on the uplo triangle
+    LAPACKE_dlacpy(LAPACK_COL_MAJOR, uplo, n, n, A, lda, C, n);
+    cblas_dsyrk(CblasColMajor, lower ? CblasLower : CblasUpper,
+                lower ? CblasNoTrans : CblasTrans, n, n, -1.0, T, n, 1.0, C, n);
+    double r = LAPACKE_dlansy(LAPACK_COL_MAJOR, '1', uplo, n, C, n);
+    double anorm = LAPACKE_dlansy(LAPACK_COL_MAJOR, '1', uplo, n, A, lda);
+    free(T);
+    free(C);
+    return scaled(r, anorm, 1.0, n);
+}
+
+double hyla_check_dresid_potrf_probe(char uplo, int n, const double *A,
+                                     int lda, const double *F, int ldf)
+{
+    if (n == 0)
+        return 0.0;
+    int lower = uplo == 'L' || uplo == 'l';
+    CBLAS_UPLO u = lower ? CblasLower : CblasUpper;
+    double *x = alloc(n), *y = alloc(n), *z = alloc(n);
+    hyla_check_dgen(n, 1, x, n, 4243);
+    cblas_dsymv(CblasColMajor, u, n, 1.0, A, lda, x, 1, 0.0, y, 1);
+    // z = L (L^T x), or U^T (U x)
+    memcpy(z, x, sizeof(double) * n);
+    cblas_dtrmv(CblasColMajor, u, lower ? CblasTrans : CblasNoTrans,
+                CblasNonUnit, n, F, ldf, z, 1);
+    cblas_dtrmv(CblasColMajor, u, lower ? CblasNoTrans : CblasTrans,
+                CblasNonUnit, n, F, ldf, z, 1);
+    cblas_daxpy(n, -1.0, z, 1, y, 1);
+    double r = norm1(n, y);
+    double anorm = LAPACKE_dlansy(LAPACK_COL_MAJOR, '1', uplo, n, A, lda);
+    double xnorm = norm1(n, x);
+    free(x);
+    free(y);
+    free(z);
+    return scaled(r, anorm, xnorm, n);
+}
+
+double hyla_check_dresid_solve(char trans, int n, int nrhs, const double *A,
+                               int lda, const double *X, int ldx,
+                               const double *B, int ldb)
+{
+    if (n == 0 || nrhs == 0)
+        return 0.0;
+    int t = trans == 'T' || trans == 't' || trans == 'C' || trans == 'c';
+    double *R = alloc((size_t)n * nrhs);
+    LAPACKE_dlacpy(LAPACK_COL_MAJOR, 'A', n, nrhs, B, ldb, R, n);
+    cblas_dgemm(CblasColMajor, t ? CblasTrans : CblasNoTrans, CblasNoTrans, n,
+                nrhs, n, -1.0, A, lda, X, ldx, 1.0, R, n);
+    // ||op(A)||_inf = ||A||_1 when transposed
+    double anorm =
+        LAPACKE_dlange(LAPACK_COL_MAJOR, t ? '1' : 'I', n, n, A, lda);
+    double worst = 0.0;
+    for (int j = 0; j < nrhs; j++) {
+        const double *x = X + (size_t)j * ldx, *r = R + (size_t)j * n;
+        double rn = fabs(r[cblas_idamax(n, r, 1)]);
+        double xn = fabs(x[cblas_idamax(n, x, 1)]);
+        double s = scaled(rn, anorm, xn, n);
+        if (!(s <= worst)) // keeps a NaN
+            worst = s;
+    }
+    free(R);
+    return worst;
+}

@@ -1,0 +1,95 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Test harness.
+#include "harness.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+
+static struct {
+    int pass, fail, skip;
+    int ncpus, la;
+} th;
+
+double th_now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return t.tv_sec + 1e-9 * t.tv_nsec;
+}
+
+void th_begin(const char *suite)
+{
+    printf("# %s\n", suite);
+    printf("%% %-14s %6s %6s %4s %3s %4s %9s %8s %10s  %s\n", "routine", "m",
+           "n", "nb", "la", "ncpu", "seconds", "gflops", "residual",
+           "status");
+}
+
+int th_end(void)
+{
+    printf("%d passed, %d failed, %d skipped\n", th.pass, th.fail, th.skip);
+    if (th.fail)
+        return 1;
+    return th.pass ? 0 : 77;
+}
+
+void th_init(int ncpus, int nb, int la)
+{
+    hyla_config_t cfg;
+    hyla_config_init(&cfg);
+    cfg.ncpus = ncpus;
+    cfg.nb = nb;
+    cfg.lookahead = la;
+    int rc = hyla_init(&cfg);
+    if (rc) {
+        printf("FAIL hyla_init: %d (%s) %s\n", rc, hyla_strerror(rc),
+               hyla_error_detail());
+        exit(1);
+    }
+    th.ncpus = ncpus;
+    th.la = la;
+}
+
+void th_finalize(void)
+{
+    int rc = hyla_finalize();
+    th_check(rc == 0, "hyla_finalize: %d (%s) %s", rc, hyla_strerror(rc),
+             hyla_error_detail());
+}
+
+void th_row(const char *routine, int m, int n, int nb, double seconds,
+            double flops, double resid, int ok, const char *note)
+{
+    double gflops = seconds > 0 ? flops / seconds * 1e-9 : 0.0;
+    printf("  %-14s %6d %6d %4d %3d %4d %9.4f %8.2f %10.2e  %s%s%s\n", routine,
+           m, n, nb, th.la, th.ncpus, seconds, gflops, resid,
+           ok ? "ok" : "FAILED", note && *note ? " " : "", note ? note : "");
+    if (ok)
+        th.pass++;
+    else
+        th.fail++;
+}
+
+int th_check(int ok, const char *fmt, ...)
+{
+    if (ok) {
+        th.pass++;
+        return 1;
+    }
+    th.fail++;
+    va_list ap;
+    va_start(ap, fmt);
+    printf("FAIL ");
+    vprintf(fmt, ap);
+    printf("\n");
+    va_end(ap);
+    return 0;
+}
+
+void th_skip(const char *why)
+{
+    th.skip++;
+    printf("SKIP %s\n", why);
+}

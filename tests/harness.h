@@ -1,0 +1,36 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Test harness: pass/fail counting, one table row per case, skips.
+#ifndef HYLA_TESTS_HARNESS_H
+#define HYLA_TESTS_HARNESS_H
+
+#include <hyla.h>
+
+// Start a test program; prints the table header.
+void th_begin(const char *suite);
+
+// Finish: prints "N passed, N failed, N skipped" and returns the exit code
+// (0 all passed, 1 a failure, 77 nothing ran: meson's SKIP).
+int th_end(void);
+
+// Start hyla with ncpus CPU workers, tile size nb and lookahead la, or fail
+// the program.  Sets the columns the rows below print.
+void th_init(int ncpus, int nb, int la);
+void th_finalize(void);
+
+// One numerical case: prints a row and counts it.  ok decides.
+void th_row(const char *routine, int m, int n, int nb, double seconds,
+            double flops, double resid, int ok, const char *note);
+
+// A check without a table row; prints the message only when it fails.
+int th_check(int ok, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+// Expect status `want` from a call; prints both values on failure.
+#define TH_STATUS(got, want)                                                \
+    th_check((got) == (want), "%s:%d: %s returned %d (%s), expected %d",    \
+             __FILE__, __LINE__, #got, (got), hyla_strerror(got), (want))
+
+void th_skip(const char *why);
+
+double th_now(void);
+
+#endif // HYLA_TESTS_HARNESS_H
