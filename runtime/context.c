@@ -193,6 +193,7 @@ HYLA_EXPORT int hyla_finalize(void)
                              "hyla_finalize: %d tile matrices are still alive; "
                              "destroy them first", live);
     starpu_task_wait_for_all();
+    hyla_rt_tiles_cache_release();
     starpu_shutdown();
     openblas_set_num_threads(ctx.blas_threads);
     ctx.initialized = 0;

@@ -42,6 +42,71 @@ static void live_remove(hyla_desc_t *A)
     pthread_mutex_unlock(&live_lock);
 }
 
+// Tiles live in one block, pinned for GPU transfers when StarPU drives
+// GPUs (a no-op otherwise).  The last large block freed is kept for the
+// next matrix of about its size: a LAPACK-layout call makes a tile copy of
+// its matrix every time, and a fresh block costs a page fault per 4 KiB on
+// first touch (as much as the copy itself), and as much again to unmap.
+// hyla_finalize() releases it.
+enum { CACHE_MIN = 1 << 20 };
+
+static struct {
+    pthread_mutex_t lock;
+    void *block;
+    size_t bytes;
+} cache = {PTHREAD_MUTEX_INITIALIZER, NULL, 0};
+
+static void *tiles_alloc(size_t bytes)
+{
+    void *p = NULL;
+    pthread_mutex_lock(&cache.lock);
+    if (cache.block && cache.bytes >= bytes && cache.bytes / 2 <= bytes) {
+        p = cache.block;
+        cache.block = NULL;
+    }
+    pthread_mutex_unlock(&cache.lock);
+    if (p)
+        return p;
+    if (posix_memalign(&p, 64, bytes))
+        return NULL;
+    starpu_memory_pin(p, bytes);
+    return p;
+}
+
+static void block_release(void *p, size_t bytes)
+{
+    starpu_memory_unpin(p, bytes);
+    free(p);
+}
+
+static void tiles_free(void *p, size_t bytes)
+{
+    if (bytes >= CACHE_MIN) {
+        pthread_mutex_lock(&cache.lock);
+        void *old = cache.block;
+        size_t old_bytes = cache.bytes;
+        if (!old || old_bytes <= bytes) {
+            cache.block = p;
+            cache.bytes = bytes;
+            p = old;
+            bytes = old_bytes;
+        }
+        pthread_mutex_unlock(&cache.lock);
+    }
+    if (p)
+        block_release(p, bytes);
+}
+
+void hyla_rt_tiles_cache_release(void)
+{
+    pthread_mutex_lock(&cache.lock);
+    if (cache.block)
+        block_release(cache.block, cache.bytes);
+    cache.block = NULL;
+    cache.bytes = 0;
+    pthread_mutex_unlock(&cache.lock);
+}
+
 static void desc_free(hyla_desc_t *A)
 {
     if (A->handles) {
@@ -51,7 +116,7 @@ static void desc_free(hyla_desc_t *A)
         free(A->handles);
     }
     if (A->mat)
-        starpu_free_noflag(A->mat, A->bytes);
+        tiles_free(A->mat, A->bytes);
     free(A);
 }
 
@@ -72,8 +137,8 @@ int hyla_rt_desc_new(hyla_desc_t **out, hyla_dtype_t dtype, int m, int n,
     size_t ntiles = (size_t)A->mt * A->nt;
     if (ntiles) {
         A->handles = calloc(ntiles, sizeof *A->handles);
-        if (!A->handles || starpu_malloc(&A->mat, A->bytes)) {
-            A->mat = NULL;
+        A->mat = A->handles ? tiles_alloc(A->bytes) : NULL;
+        if (!A->mat) {
             desc_free(A);
             return HYLA_ERR_OUT_OF_MEMORY;
         }

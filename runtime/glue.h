@@ -21,6 +21,8 @@ static inline starpu_data_handle_t hyla_rt_pivot(const hyla_pivots_t *P,
 
 // Number of descriptors not yet destroyed.
 int hyla_rt_live_descs(void);
+// Free the block kept for the next tile matrix.
+void hyla_rt_tiles_cache_release(void);
 
 // Task accounting: every task carries its sequence, which counts it.
 void hyla_rt_seq_task_added(hyla_seq_t *seq);

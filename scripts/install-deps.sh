@@ -42,9 +42,12 @@ for p in "${packages[@]}"; do
 done
 if [ ${#missing[@]} -gt 0 ]; then
     log "installing Debian packages: ${missing[*]}"
-    as_root apt-get update -qq >&2
-    as_root env DEBIAN_FRONTEND=noninteractive \
-        apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2
+    apt_log=$(mktemp)
+    { as_root apt-get update -qq &&
+      as_root env DEBIAN_FRONTEND=noninteractive \
+          apt-get install -y -qq --no-install-recommends "${missing[@]}"; } \
+        >"$apt_log" 2>&1 || { tail -n 30 "$apt_log" >&2; die "apt-get failed"; }
+    rm -f "$apt_log"
 fi
 
 #==== CUDA ====
@@ -67,7 +70,8 @@ esac
 flags=(--enable-maxcpus=256 --enable-maxcudadev=8 --enable-maxnumanodes=8
        --disable-static --disable-build-doc --disable-build-tests
        --disable-build-examples --disable-mpi --disable-opencl --disable-fortran
-       --disable-socl --disable-starpufft --disable-openmp --disable-fxt
+       --disable-socl --disable-starpufft --disable-starpupy --disable-openmp
+       --disable-fxt
        --disable-hdf5 --disable-max-fpga --disable-glpk --disable-papi
        --enable-blas-lib=none)
 if [ "$cuda" = yes ]; then
@@ -127,10 +131,10 @@ trap 'rm -rf "$work"' EXIT
 log "building StarPU $version (cuda=$cuda) into $prefix; this takes a while"
 (
     cd "$work"
-    apt-get source --download-only "starpu=$version" >&2 2>&1 |
-        grep -v '^W: Download is performed unsandboxed' >&2 || true
-    dsc=$(ls starpu_*.dsc)
-    dpkg-source -x "$dsc" src >/dev/null
+    apt-get source --download-only "starpu=$version" >"$work/source.log" 2>&1 ||
+        { tail -n 20 "$work/source.log" >&2; die "apt-get source starpu=$version failed"; }
+    dpkg-source -x starpu_*.dsc src >"$work/source.log" 2>&1 ||
+        { tail -n 20 "$work/source.log" >&2; die "dpkg-source failed"; }
     cd src
     if patch -p1 --dry-run -s <"$patch_file" >/dev/null 2>&1; then
         patch -p1 -s <"$patch_file"

@@ -27,7 +27,7 @@ OPS = """
     asum axpy copy desc dot gemm gemv geqrf ger gesv getf2 getrf getrs lacpy
     lamch lange lansy lap laswp larnv laset lauum nrm2 potf2 potrf potrs posv
     scal swap syrk tile trmm trsm trsv trtri plrnt plgsy layout check resid
-    panel gen solve symv trmv
+    panel gen solve symv trmv ref hyla
 """.split()
 
 OPS_RE = "|".join(sorted(OPS, key=len, reverse=True))
@@ -43,7 +43,7 @@ EXPLICIT = [
     (re.compile(r"\bHYLA_DOUBLE\b"), "HYLA_FLOAT"),
     (re.compile(r"\bfabs\b"), "fabsf"),
     (re.compile(r"\bsqrt\b"), "sqrtf"),
-    (re.compile(r"(\w)_d\.h\b"), r"\1_s.h"),
+    (re.compile(r"(\w)_d\.([ch])\b"), r"\1_s.\2"),
     (re.compile(r"\bHYLA_(\w+)_D_H\b"), r"HYLA_\1_S_H"),
     (re.compile(r"@precisions d -> s"), "generated from the double-precision template"),
 ]
@@ -57,8 +57,9 @@ def convert(text):
 
 def out_name(path):
     base = os.path.basename(path)
-    if base.endswith("_d.h"):
-        return base[:-4] + "_s.h"
+    stem, dot, ext = base.rpartition(".")
+    if stem.endswith("_d"):
+        return stem[:-2] + "_s" + dot + ext
     new = IDENT.sub(lambda m: m.group(1) + "s" + m.group(2), base, count=1)
     if new == base:
         sys.exit("precision.py: cannot derive a single-precision name from " + base)

@@ -1,0 +1,37 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// hyla-bench: one case, timed for hyla and for the reference LAPACK.
+#ifndef HYLA_EXAMPLES_BENCH_H
+#define HYLA_EXAMPLES_BENCH_H
+
+typedef struct bench_case {
+    const char *routine; // getrf, potrf, gesv, posv
+    int n;
+    int nrhs;   // gesv, posv
+    int repeat; // timed runs (after one untimed warm-up for hyla)
+    int check;  // compute the residual of the last run
+    int tile;   // time hyla's tile-level call (layout copies left out)
+    int seed;
+} bench_case_t;
+
+typedef struct bench_result {
+    double t_min, t_median; // seconds
+    double resid;           // scaled residual of the last run, or -1
+    int info;               // status of the last run
+} bench_result_t;
+
+// Floating-point operations of a case (LAPACK's counts).
+double bench_flops(const bench_case_t *c);
+
+// Time the reference (the system LAPACK: OpenBLAS) or hyla on the same
+// input.  Return 0, or -1 for an unknown routine.
+int bench_dref(const bench_case_t *c, bench_result_t *r);
+int bench_dhyla(const bench_case_t *c, bench_result_t *r);
+int bench_sref(const bench_case_t *c, bench_result_t *r);
+int bench_shyla(const bench_case_t *c, bench_result_t *r);
+
+// Wall-clock seconds; sorting helpers for min / median.
+typedef double seconds_t; // not rewritten by the precision generator
+double bench_now(void);
+void bench_summarize(seconds_t *t, int count, bench_result_t *r);
+
+#endif // HYLA_EXAMPLES_BENCH_H

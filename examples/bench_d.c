@@ -1,0 +1,185 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// hyla-bench cases, double precision.  @precisions d -> s
+#include "bench.h"
+#include "check.h"
+
+#include <hyla.h>
+#include <lapacke.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { GETRF, POTRF, GESV, POSV };
+
+static int routine_id(const char *name)
+{
+    static const char *names[] = {"getrf", "potrf", "gesv", "posv"};
+    for (int i = 0; i < 4; i++)
+        if (!strcmp(name, names[i]))
+            return i;
+    return -1;
+}
+
+// The input of a case: A (and B for the solves), from the case's seed.
+typedef struct {
+    int id, n, nrhs;
+    double *A0, *B0; // originals
+    double *A, *B;   // work copies
+    int *ipiv;
+} input_t;
+
+static int input_make(const bench_case_t *c, input_t *in)
+{
+    in->id = routine_id(c->routine);
+    if (in->id < 0)
+        return -1;
+    int n = in->n = c->n;
+    in->nrhs = in->id == GESV || in->id == POSV ? c->nrhs : 0;
+    size_t nn = (size_t)n * n, nb = (size_t)n * in->nrhs;
+    in->A0 = malloc(sizeof(double) * (nn ? nn : 1));
+    in->A = malloc(sizeof(double) * (nn ? nn : 1));
+    in->B0 = malloc(sizeof(double) * (nb ? nb : 1));
+    in->B = malloc(sizeof(double) * (nb ? nb : 1));
+    in->ipiv = malloc(sizeof(int) * (n ? n : 1));
+    if (in->id == POTRF || in->id == POSV)
+        hyla_check_dgen_spd(n, in->A0, n, c->seed);
+    else
+        hyla_check_dgen(n, n, in->A0, n, c->seed);
+    hyla_check_dgen(n, in->nrhs, in->B0, n, c->seed + 1);
+    return 0;
+}
+
+static void input_reset(input_t *in)
+{
+    memcpy(in->A, in->A0, sizeof(double) * in->n * in->n);
+    memcpy(in->B, in->B0, sizeof(double) * in->n * in->nrhs);
+}
+
+static void input_free(input_t *in)
+{
+    free(in->A0);
+    free(in->A);
+    free(in->B0);
+    free(in->B);
+    free(in->ipiv);
+}
+
+// The residual of the routine's output, in O(n^2) for the factorizations.
+static double residual(const input_t *in)
+{
+    int n = in->n;
+    switch (in->id) {
+    case GETRF:
+        return hyla_check_dresid_getrf_probe(n, n, in->A0, n, in->A, n,
+                                             in->ipiv);
+    case POTRF:
+        return hyla_check_dresid_potrf_probe('L', n, in->A0, n, in->A, n);
+    default:
+        return hyla_check_dresid_solve('N', n, in->nrhs, in->A0, n, in->B, n,
+                                       in->B0, n);
+    }
+}
+
+static int run_ref(input_t *in)
+{
+    int n = in->n;
+    switch (in->id) {
+    case GETRF:
+        return LAPACKE_dgetrf(LAPACK_COL_MAJOR, n, n, in->A, n, in->ipiv);
+    case POTRF:
+        return LAPACKE_dpotrf(LAPACK_COL_MAJOR, 'L', n, in->A, n);
+    case GESV:
+        return LAPACKE_dgesv(LAPACK_COL_MAJOR, n, in->nrhs, in->A, n, in->ipiv,
+                             in->B, n);
+    default:
+        return LAPACKE_dposv(LAPACK_COL_MAJOR, 'L', n, in->nrhs, in->A, n,
+                             in->B, n);
+    }
+}
+
+static int run_hyla_lapack(input_t *in)
+{
+    int n = in->n;
+    switch (in->id) {
+    case GETRF:
+        return hyla_dgetrf(n, n, in->A, n, in->ipiv);
+    case POTRF:
+        return hyla_dpotrf('L', n, in->A, n);
+    case GESV:
+        return hyla_dgesv(n, in->nrhs, in->A, n, in->ipiv, in->B, n);
+    default:
+        return hyla_dposv('L', n, in->nrhs, in->A, n, in->B, n);
+    }
+}
+
+// Tile level: only the factorization (or solve) is timed; copies in and
+// out of the tile layout are not.
+static int run_hyla_tile(input_t *in, seconds_t *seconds)
+{
+    int n = in->n, rc;
+    hyla_desc_t *A = NULL, *B = NULL;
+    if ((rc = hyla_desc_create(&A, HYLA_DOUBLE, n, n, 0)) ||
+        (rc = hyla_desc_create(&B, HYLA_DOUBLE, n, in->nrhs, 0)) ||
+        (rc = hyla_dlap_to_desc(in->A, n, A)) ||
+        (in->nrhs && (rc = hyla_dlap_to_desc(in->B, n, B))))
+        goto out;
+    seconds_t t = bench_now();
+    switch (in->id) {
+    case GETRF:
+        rc = hyla_dgetrf_tile(A, in->ipiv);
+        break;
+    case POTRF:
+        rc = hyla_dpotrf_tile('L', A);
+        break;
+    case GESV:
+        rc = hyla_dgesv_tile(A, in->ipiv, B);
+        break;
+    default:
+        rc = hyla_dposv_tile('L', A, B);
+    }
+    *seconds = bench_now() - t;
+    if (rc >= 0 && !hyla_ddesc_to_lap(A, in->A, n) && in->nrhs)
+        hyla_ddesc_to_lap(B, in->B, n);
+out:
+    hyla_desc_destroy(&A);
+    hyla_desc_destroy(&B);
+    return rc;
+}
+
+// Runs a case: one untimed warm-up for hyla, then c->repeat timed runs.
+static int measure(const bench_case_t *c, int hyla, bench_result_t *r)
+{
+    input_t in;
+    if (input_make(c, &in))
+        return -1;
+    int runs = c->repeat > 0 ? c->repeat : 1;
+    seconds_t *t = malloc(sizeof(seconds_t) * runs);
+    for (int i = hyla ? -1 : 0; i < runs; i++) {
+        input_reset(&in);
+        seconds_t s = bench_now();
+        if (!hyla)
+            r->info = run_ref(&in);
+        else if (!c->tile)
+            r->info = run_hyla_lapack(&in);
+        else
+            r->info = run_hyla_tile(&in, &s);
+        if (!hyla || !c->tile)
+            s = bench_now() - s;
+        if (i >= 0)
+            t[i] = s;
+    }
+    bench_summarize(t, runs, r);
+    r->resid = c->check && r->info == 0 ? residual(&in) : -1.0;
+    free(t);
+    input_free(&in);
+    return 0;
+}
+
+int bench_dref(const bench_case_t *c, bench_result_t *r)
+{
+    return measure(c, 0, r);
+}
+
+int bench_dhyla(const bench_case_t *c, bench_result_t *r)
+{
+    return measure(c, 1, r);
+}

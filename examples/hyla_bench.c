@@ -1,0 +1,242 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// hyla-bench: times hyla's factorizations and solves against the system
+// LAPACK (OpenBLAS) on the same matrices, in the same run, and prints both,
+// their ratio and hyla's residual.
+#include "bench.h"
+#include "check.h"
+
+#include <cblas.h>
+#include <getopt.h>
+#include <hyla.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static const char usage[] =
+    "Usage: hyla-bench [options]\n"
+    "Times hyla against the system LAPACK (OpenBLAS) on the same matrices.\n"
+    "\n"
+    "  -r, --routine LIST  getrf, potrf, gesv, posv, comma-separated\n"
+    "                      (default getrf,potrf)\n"
+    "  -n, --n LIST        matrix orders, comma-separated (default 4000)\n"
+    "  -p, --prec LIST     d, s or d,s (default d)\n"
+    "      --nb NB         tile size (default: hyla's, or HYLA_NB)\n"
+    "      --lookahead L   panel steps updated ahead (default: hyla's)\n"
+    "      --ncpus P       hyla's CPU workers and the reference's threads\n"
+    "                      (default: every core)\n"
+    "      --sched NAME    StarPU scheduling policy (default: hyla's)\n"
+    "      --nrhs K        right-hand sides of gesv and posv (default 1)\n"
+    "      --repeat R      timed runs of each (default 3; min and median)\n"
+    "      --tile          time hyla's tile-level call alone, without the\n"
+    "                      copies between LAPACK and tile layouts\n"
+    "      --no-ref        do not run the reference\n"
+    "      --no-check      do not compute residuals\n"
+    "      --csv FILE      also write the results to FILE as CSV\n"
+    "  -h, --help          this text\n"
+    "\n"
+    "GFLOP/s use the best of the timed runs; ratio = reference time / hyla\n"
+    "time (above 1: hyla is faster).  The residual is hyla's, O(n^2) form:\n"
+    "||PAx - LUx|| / (||A|| ||x|| n eps) (getrf), the same with LL^T (potrf),\n"
+    "||b - Ax|| / (||A|| ||x|| n eps) (solves); it passes at <= 60.\n";
+
+typedef struct {
+    char *routines, *sizes, *precs, *csv;
+    int nrhs, repeat, check, ref, tile;
+    hyla_config_t cfg;
+} options_t;
+
+static int parse_int(const char *s, const char *what, int lo)
+{
+    char *end;
+    long v = strtol(s, &end, 10);
+    if (*s == '\0' || *end || v < lo || v > 1000000000) {
+        fprintf(stderr, "hyla-bench: %s must be an integer >= %d (got '%s')\n",
+                what, lo, s);
+        exit(2);
+    }
+    return (int)v;
+}
+
+static void parse(int argc, char **argv, options_t *o)
+{
+    enum { NB = 256, LOOKAHEAD, NCPUS, SCHED, NRHS, REPEAT, TILE, NOREF,
+           NOCHECK, CSV };
+    static const struct option longs[] = {
+        {"routine", required_argument, 0, 'r'},
+        {"n", required_argument, 0, 'n'},
+        {"prec", required_argument, 0, 'p'},
+        {"nb", required_argument, 0, NB},
+        {"lookahead", required_argument, 0, LOOKAHEAD},
+        {"ncpus", required_argument, 0, NCPUS},
+        {"sched", required_argument, 0, SCHED},
+        {"nrhs", required_argument, 0, NRHS},
+        {"repeat", required_argument, 0, REPEAT},
+        {"tile", no_argument, 0, TILE},
+        {"no-ref", no_argument, 0, NOREF},
+        {"no-check", no_argument, 0, NOCHECK},
+        {"csv", required_argument, 0, CSV},
+        {"help", no_argument, 0, 'h'},
+        {0, 0, 0, 0}};
+    *o = (options_t){.routines = "getrf,potrf", .sizes = "4000",
+                     .precs = "d", .nrhs = 1, .repeat = 3, .check = 1,
+                     .ref = 1};
+    if (hyla_config_init(&o->cfg)) {
+        fprintf(stderr, "hyla-bench: %s\n", hyla_error_detail());
+        exit(2);
+    }
+    int c;
+    while ((c = getopt_long(argc, argv, "r:n:p:h", longs, NULL)) != -1) {
+        switch (c) {
+        case 'r': o->routines = optarg; break;
+        case 'n': o->sizes = optarg; break;
+        case 'p': o->precs = optarg; break;
+        case NB: o->cfg.nb = parse_int(optarg, "--nb", 1); break;
+        case LOOKAHEAD:
+            o->cfg.lookahead = parse_int(optarg, "--lookahead", 0);
+            break;
+        case NCPUS: o->cfg.ncpus = parse_int(optarg, "--ncpus", 1); break;
+        case SCHED: o->cfg.scheduler = optarg; break;
+        case NRHS: o->nrhs = parse_int(optarg, "--nrhs", 0); break;
+        case REPEAT: o->repeat = parse_int(optarg, "--repeat", 1); break;
+        case TILE: o->tile = 1; break;
+        case NOREF: o->ref = 0; break;
+        case NOCHECK: o->check = 0; break;
+        case CSV: o->csv = optarg; break;
+        case 'h': fputs(usage, stdout); exit(0);
+        default: fputs(usage, stderr); exit(2);
+        }
+    }
+    if (optind < argc) {
+        fprintf(stderr, "hyla-bench: unexpected argument '%s'\n%s",
+                argv[optind], usage);
+        exit(2);
+    }
+}
+
+static void cpu_model(char *buf, size_t size)
+{
+    snprintf(buf, size, "unknown CPU");
+    FILE *f = fopen("/proc/cpuinfo", "r");
+    if (!f)
+        return;
+    char line[256];
+    while (fgets(line, sizeof line, f))
+        if (!strncmp(line, "model name", 10) && strchr(line, ':')) {
+            snprintf(buf, size, "%s", strchr(line, ':') + 2);
+            buf[strcspn(buf, "\n")] = '\0';
+            break;
+        }
+    fclose(f);
+}
+
+typedef int (*runner_t)(const bench_case_t *, bench_result_t *);
+
+int main(int argc, char **argv)
+{
+    options_t o;
+    parse(argc, argv, &o);
+    int ncores = (int)sysconf(_SC_NPROCESSORS_ONLN);
+    int threads = o.cfg.ncpus > 0 ? o.cfg.ncpus : ncores;
+    char cpu[128];
+    cpu_model(cpu, sizeof cpu);
+
+    FILE *csv = NULL;
+    if (o.csv && !(csv = fopen(o.csv, "w"))) {
+        perror(o.csv);
+        return 2;
+    }
+    printf("# hyla %s, %s, %d cores; reference: %s with %d threads\n",
+           hyla_version(), cpu, ncores, openblas_get_config(), threads);
+    if (csv)
+        fprintf(csv, "routine,prec,n,nrhs,nb,lookahead,mode,ncpu,ngpu,"
+                     "scheduler,api,hyla_s_min,hyla_s_median,hyla_gflops,"
+                     "ref,ref_s_min,ref_s_median,ref_gflops,ratio,residual,"
+                     "status\n");
+    printf("%-6s %4s %6s %5s %3s %4s %9s %9s %8s | %9s %8s | %6s %9s  %s\n",
+           "routine", "prec", "n", "nb", "la", "ncpu", "hyla_s", "median",
+           "GFLOP/s", "ref_s", "GFLOP/s", "ratio", "residual", "status");
+
+    int failures = 0;
+    char *routines = strdup(o.routines), *save_r;
+    for (char *rt = strtok_r(routines, ",", &save_r); rt;
+         rt = strtok_r(NULL, ",", &save_r)) {
+        char *precs = strdup(o.precs), *save_p;
+        for (char *p = strtok_r(precs, ",", &save_p); p;
+             p = strtok_r(NULL, ",", &save_p)) {
+            if (strcmp(p, "d") && strcmp(p, "s")) {
+                fprintf(stderr, "hyla-bench: unknown precision '%s'\n", p);
+                return 2;
+            }
+            runner_t ref = *p == 'd' ? bench_dref : bench_sref;
+            runner_t run = *p == 'd' ? bench_dhyla : bench_shyla;
+            char *sizes = strdup(o.sizes), *save_n;
+            for (char *ns = strtok_r(sizes, ",", &save_n); ns;
+                 ns = strtok_r(NULL, ",", &save_n)) {
+                bench_case_t c = {.routine = rt,
+                                  .n = parse_int(ns, "--n", 0),
+                                  .nrhs = o.nrhs,
+                                  .repeat = o.repeat,
+                                  .check = o.check,
+                                  .tile = o.tile,
+                                  .seed = 1};
+                bench_result_t rr = {0, 0, -1, 0}, hr = {0, 0, -1, 0};
+                // The reference runs while hyla is stopped, with every
+                // thread it is allowed.
+                if (o.ref) {
+                    openblas_set_num_threads(threads);
+                    if (ref(&c, &rr)) {
+                        fprintf(stderr, "hyla-bench: unknown routine '%s'\n",
+                                rt);
+                        return 2;
+                    }
+                }
+                int rc = hyla_init(&o.cfg);
+                if (rc) {
+                    fprintf(stderr, "hyla-bench: hyla_init: %s (%s)\n",
+                            hyla_strerror(rc), hyla_error_detail());
+                    return 1;
+                }
+                hyla_config_t used;
+                hyla_config_get(&used);
+                if (run(&c, &hr)) {
+                    fprintf(stderr, "hyla-bench: unknown routine '%s'\n", rt);
+                    return 2;
+                }
+                hyla_finalize();
+
+                double flops = bench_flops(&c);
+                double hg = flops / hr.t_min * 1e-9;
+                double rg = o.ref ? flops / rr.t_min * 1e-9 : 0.0;
+                double ratio = o.ref ? rr.t_min / hr.t_min : 0.0;
+                const char *status =
+                    hr.info != 0 ? "error"
+                    : !o.check   ? "unchecked"
+                    : hr.resid <= HYLA_CHECK_TOL ? "ok"
+                                                 : "FAILED";
+                failures += strcmp(status, "ok") && strcmp(status, "unchecked");
+                printf("%-7s %3s %6d %5d %3d %4d %9.4f %9.4f %8.1f | %9.4f "
+                       "%8.1f | %6.3f %9.2e  %s\n",
+                       rt, p, c.n, used.nb, used.lookahead, used.ncpus,
+                       hr.t_min, hr.t_median, hg, rr.t_min, rg, ratio,
+                       hr.resid, status);
+                fflush(stdout);
+                if (csv)
+                    fprintf(csv,
+                            "%s,%s,%d,%d,%d,%d,cpu,%d,%d,%s,%s,%.6f,%.6f,"
+                            "%.2f,openblas,%.6f,%.6f,%.2f,%.4f,%.3e,%s\n",
+                            rt, p, c.n, c.nrhs, used.nb, used.lookahead,
+                            used.ncpus, used.ngpus, used.scheduler,
+                            o.tile ? "tile" : "lapack", hr.t_min,
+                            hr.t_median, hg, rr.t_min, rr.t_median, rg, ratio,
+                            hr.resid, status);
+            }
+            free(sizes);
+        }
+        free(precs);
+    }
+    free(routines);
+    if (csv)
+        fclose(csv);
+    return failures ? 1 : 0;
+}
