@@ -23,6 +23,18 @@ static hyla_dpanel_t panel_view(void *buffers[], int first, int nbuf,
     return P;
 }
 
+// The buffers of a task on tiles (k:mt-1, n): pivot piece k (mode
+// piv_mode), then the tiles, read and written.
+static void column_buffers(struct starpu_data_descr *d, const hyla_pivots_t *P,
+                           int k, enum starpu_data_access_mode piv_mode,
+                           const hyla_desc_t *A, int n)
+{
+    d[0] = (struct starpu_data_descr){hyla_rt_pivot(P, k), piv_mode};
+    for (int m = k; m < A->mt; m++)
+        d[1 + m - k] = (struct starpu_data_descr){hyla_rt_tile(A, m, n),
+                                                  STARPU_RW};
+}
+
 static void cl_dgetrf_panel_cpu(void *buffers[], void *cl_arg)
 {
     const struct dgetrf_panel_args *a = cl_arg;
@@ -52,10 +64,7 @@ void hyla_task_dgetrf_panel(const hyla_task_opts_t *o, const hyla_desc_t *A,
     *a = (struct dgetrf_panel_args){o->seq, k * A->nb};
     int nbuf = 1 + A->mt - k;
     struct starpu_data_descr d[nbuf];
-    d[0] = (struct starpu_data_descr){hyla_rt_pivot(P, k), STARPU_W};
-    for (int m = k; m < A->mt; m++)
-        d[1 + m - k] = (struct starpu_data_descr){hyla_rt_tile(A, m, k),
-                                                  STARPU_RW};
+    column_buffers(d, P, k, STARPU_W, A, k);
     HYLA_TASK_INSERT(o, &cl_dgetrf_panel, STARPU_CL_ARGS, a, sizeof *a,
                      STARPU_DATA_MODE_ARRAY, d, nbuf);
 }
@@ -92,10 +101,7 @@ void hyla_task_dlaswp(const hyla_task_opts_t *o, const hyla_desc_t *A,
     *a = (struct dlaswp_args){o->seq, k * A->nb, inc};
     int nbuf = 1 + A->mt - k;
     struct starpu_data_descr d[nbuf];
-    d[0] = (struct starpu_data_descr){hyla_rt_pivot(P, k), STARPU_R};
-    for (int m = k; m < A->mt; m++)
-        d[1 + m - k] = (struct starpu_data_descr){hyla_rt_tile(A, m, n),
-                                                  STARPU_RW};
+    column_buffers(d, P, k, STARPU_R, A, n);
     HYLA_TASK_INSERT(o, &cl_dlaswp, STARPU_CL_ARGS, a, sizeof *a,
                      STARPU_DATA_MODE_ARRAY, d, nbuf);
 }

@@ -162,12 +162,13 @@ HYLA_EXPORT int hyla_desc_create(hyla_desc_t **A, hyla_dtype_t dtype, int m,
                                  int n, int nb)
 {
     const char *r = "hyla_desc_create";
+    if (A)
+        *A = NULL;
     int rc = hyla_rt_check_init(r);
     if (rc)
         return rc;
     if (!A)
         return hyla_rt_error(-1, "%s: A is NULL", r);
-    *A = NULL;
     if (dtype != HYLA_DOUBLE && dtype != HYLA_FLOAT)
         return hyla_rt_error(-2, "%s: dtype %d is not a hyla_dtype_t", r,
                              (int)dtype);

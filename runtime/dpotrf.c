@@ -21,15 +21,24 @@ HYLA_EXPORT int hyla_dpotrf_tile(char uplo, hyla_desc_t *A)
     return hyla_rt_seq_wait(&seq);
 }
 
-HYLA_EXPORT int hyla_dpotrs_tile(char uplo, hyla_desc_t *A, hyla_desc_t *B)
+// Checks of (uplo, A, B) for the tile solves.
+static int check_tile_solve(const char *r, char uplo, int *u,
+                            const hyla_desc_t *A, const hyla_desc_t *B)
 {
-    const char *r = "hyla_dpotrs_tile";
-    int rc, u;
+    int rc;
     if ((rc = hyla_rt_check_init(r)) ||
-        (rc = hyla_rt_check_uplo(r, 1, uplo, &u)) ||
+        (rc = hyla_rt_check_uplo(r, 1, uplo, u)) ||
         (rc = hyla_rt_check_desc(r, 2, A, HYLA_DOUBLE)) ||
         (rc = hyla_rt_check_desc(r, 3, B, HYLA_DOUBLE)) ||
         (rc = hyla_rt_check_rhs(r, 2, A, 3, B)))
+        return rc;
+    return 0;
+}
+
+HYLA_EXPORT int hyla_dpotrs_tile(char uplo, hyla_desc_t *A, hyla_desc_t *B)
+{
+    int u, rc = check_tile_solve("hyla_dpotrs_tile", uplo, &u, A, B);
+    if (rc)
         return rc;
     hyla_seq_t seq;
     hyla_rt_seq_init(&seq, 0);
@@ -39,32 +48,29 @@ HYLA_EXPORT int hyla_dpotrs_tile(char uplo, hyla_desc_t *A, hyla_desc_t *B)
 
 HYLA_EXPORT int hyla_dposv_tile(char uplo, hyla_desc_t *A, hyla_desc_t *B)
 {
-    const char *r = "hyla_dposv_tile";
-    int rc, u;
-    if ((rc = hyla_rt_check_init(r)) ||
-        (rc = hyla_rt_check_uplo(r, 1, uplo, &u)) ||
-        (rc = hyla_rt_check_desc(r, 2, A, HYLA_DOUBLE)) ||
-        (rc = hyla_rt_check_desc(r, 3, B, HYLA_DOUBLE)) ||
-        (rc = hyla_rt_check_rhs(r, 2, A, 3, B)))
+    int u, rc = check_tile_solve("hyla_dposv_tile", uplo, &u, A, B);
+    if (rc)
         return rc;
     rc = hyla_dpotrf_tile(uplo, A);
     return rc ? rc : hyla_dpotrs_tile(uplo, A, B);
 }
 
-// Checks shared by the column-major forms: uplo, n, [nrhs,] A, lda[, B, ldb].
-static int check_lap(const char *r, char uplo, int *u, int n, int nrhs,
-                     const double *A, int lda, const double *B, int ldb)
+// Checks shared by the column-major forms: uplo, n, [nrhs,] A, lda[, B,
+// ldb]; has_b tells whether the routine takes right-hand sides.
+static int check_lap(const char *r, int has_b, char uplo, int *u, int n,
+                     int nrhs, const double *A, int lda, const double *B,
+                     int ldb)
 {
-    int rc, p = nrhs < 0 ? 3 : 4; // position of A
+    int rc, p = has_b ? 4 : 3; // position of A
     if ((rc = hyla_rt_check_init(r)) ||
         (rc = hyla_rt_check_uplo(r, 1, uplo, u)) ||
         (rc = hyla_rt_check_dim(r, 2, "n", n)) ||
-        (nrhs >= 0 && (rc = hyla_rt_check_dim(r, 3, "nrhs", nrhs))) ||
+        (has_b && (rc = hyla_rt_check_dim(r, 3, "nrhs", nrhs))) ||
         (rc = hyla_rt_check_ptr(r, p, "A", A, n)) ||
         (rc = hyla_rt_check_ld(r, p + 1, "lda", lda, n)))
         return rc;
-    if (nrhs >= 0 && ((rc = hyla_rt_check_ptr(r, 6, "B", B, n && nrhs)) ||
-                      (rc = hyla_rt_check_ld(r, 7, "ldb", ldb, n))))
+    if (has_b && ((rc = hyla_rt_check_ptr(r, 6, "B", B, n && nrhs)) ||
+                  (rc = hyla_rt_check_ld(r, 7, "ldb", ldb, n))))
         return rc;
     return 0;
 }
@@ -100,7 +106,7 @@ HYLA_EXPORT int hyla_dpotrf(char uplo, int n, double *A, int lda)
 {
     const char *r = "hyla_dpotrf";
     int rc, u;
-    if ((rc = check_lap(r, uplo, &u, n, -1, A, lda, NULL, 0)))
+    if ((rc = check_lap(r, 0, uplo, &u, n, 0, A, lda, NULL, 0)))
         return rc;
     if (n == 0)
         return 0;
@@ -120,7 +126,7 @@ HYLA_EXPORT int hyla_dpotrs(char uplo, int n, int nrhs, const double *A,
 {
     const char *r = "hyla_dpotrs";
     int rc, u;
-    if ((rc = check_lap(r, uplo, &u, n, nrhs, A, lda, B, ldb)))
+    if ((rc = check_lap(r, 1, uplo, &u, n, nrhs, A, lda, B, ldb)))
         return rc;
     if (n == 0 || nrhs == 0)
         return 0;
@@ -140,7 +146,7 @@ HYLA_EXPORT int hyla_dposv(char uplo, int n, int nrhs, double *A, int lda,
 {
     const char *r = "hyla_dposv";
     int rc, u;
-    if ((rc = check_lap(r, uplo, &u, n, nrhs, A, lda, B, ldb)))
+    if ((rc = check_lap(r, 1, uplo, &u, n, nrhs, A, lda, B, ldb)))
         return rc;
     if (n == 0)
         return 0;

@@ -19,6 +19,12 @@ double th_now(void)
     return t.tv_sec + 1e-9 * t.tv_nsec;
 }
 
+static double tic;
+
+void th_tic(void) { tic = th_now(); }
+
+double th_toc(void) { return th_now() - tic; }
+
 void th_begin(const char *suite)
 {
     printf("# %s\n", suite);
@@ -86,6 +92,28 @@ int th_check(int ok, const char *fmt, ...)
     printf("\n");
     va_end(ap);
     return 0;
+}
+
+int th_status(int got, int want, const char *call, const char *file,
+              int line)
+{
+    return th_check(got == want, "%s:%d: %s returned %d (%s), expected %d (%s)",
+                    file, line, call, got, hyla_strerror(got), want,
+                    hyla_strerror(want));
+}
+
+void th_counts(int counts[3])
+{
+    counts[0] = th.pass;
+    counts[1] = th.fail;
+    counts[2] = th.skip;
+}
+
+void th_add_counts(const int counts[3])
+{
+    th.pass += counts[0];
+    th.fail += counts[1];
+    th.skip += counts[2];
 }
 
 void th_skip(const char *why)

@@ -24,13 +24,25 @@ void th_row(const char *routine, int m, int n, int nb, double seconds,
 // A check without a table row; prints the message only when it fails.
 int th_check(int ok, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
-// Expect status `want` from a call; prints both values on failure.
-#define TH_STATUS(got, want)                                                \
-    th_check((got) == (want), "%s:%d: %s returned %d (%s), expected %d",    \
-             __FILE__, __LINE__, #got, (got), hyla_strerror(got), (want))
+// Expect status `want` from a call; prints both values on failure.  The
+// call is evaluated once.
+#define TH_STATUS(got, want) th_status((got), (want), #got, __FILE__, __LINE__)
+int th_status(int got, int want, const char *call, const char *file,
+              int line);
 
 void th_skip(const char *why);
 
+// The counts so far (passed, failed, skipped), and counts to add: a child
+// process that ran cases hands its counts to its parent this way.
+void th_counts(int counts[3]);
+void th_add_counts(const int counts[3]);
+
 double th_now(void);
+
+// Time a call: th_tic() starts the clock, th_toc() returns the seconds
+// since.  The start stays in the harness, in double, so that templates
+// whose 'double' becomes 'float' keep a precise elapsed time.
+void th_tic(void);
+double th_toc(void);
 
 #endif // HYLA_TESTS_HARNESS_H

@@ -62,9 +62,9 @@ static void run(int api, int kind, int m, int n, int nb, int zero_col,
     memcpy(LU, A, sizeof(double) * size);
     memcpy(R, A, sizeof(double) * size);
 
-    double t = th_now();
+    th_tic();
     int info = factor(api, m, n, LU, lda, ipiv, nb);
-    t = th_now() - t;
+    double t = th_toc();
     int rinfo = k ? LAPACKE_dgetrf(LAPACK_COL_MAJOR, m, n, R, lda, rpiv) : 0;
     double resid = info >= 0 ? hyla_check_dresid_getrf(m, n, A, lda, LU, lda,
                                                        ipiv)
