@@ -11,9 +11,7 @@ scripts/build.sh build
 meson test -C build --print-errorlogs --num-processes 1
 
 scripts/build.sh build-asan -Dbuildtype=debug -Db_sanitize=address,undefined
-# Leaks inside StarPU, hwloc and OpenBLAS (global state kept until exit) are
-# not hyla's: tests/lsan.supp lists them.  Everything else is fatal.
+# Any report (leaks included) fails the test that triggered it.
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1
-export LSAN_OPTIONS=suppressions=$PWD/tests/lsan.supp:print_suppressions=0
 export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
 meson test -C build-asan --print-errorlogs --num-processes 1 --timeout-multiplier 4
