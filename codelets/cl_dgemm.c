@@ -13,8 +13,7 @@ struct dgemm_args {
 static void cl_dgemm_cpu(void *buffers[], void *cl_arg)
 {
     const struct dgemm_args *a = cl_arg;
-    if (hyla_rt_seq_skip(a->seq))
-        return;
+    if (hyla_rt_seq_skip(a->seq)) return;
     void *A = buffers[0], *B = buffers[1], *C = buffers[2];
     int k = a->transa == HYLA_NO_TRANS ? HYLA_TILE_COLS(A) : HYLA_TILE_ROWS(A);
     cblas_dgemm(CblasRowMajor, (CBLAS_TRANSPOSE)a->transa,
@@ -32,8 +31,7 @@ void hyla_task_dgemm(const hyla_task_opts_t *o, int transa, int transb,
                      const hyla_desc_t *C, int Cm, int Cn)
 {
     struct dgemm_args *a = hyla_cl_args(o, sizeof *a);
-    if (!a)
-        return;
+    if (!a) return;
     *a = (struct dgemm_args){o->seq, transa, transb, alpha, beta};
     HYLA_TASK_INSERT(o, &cl_dgemm, STARPU_CL_ARGS, a, sizeof *a, STARPU_R,
                      hyla_rt_tile(A, Am, An), STARPU_R, hyla_rt_tile(B, Bm, Bn),

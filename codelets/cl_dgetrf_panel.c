@@ -31,15 +31,14 @@ static void column_buffers(struct starpu_data_descr *d, const hyla_pivots_t *P,
 {
     d[0] = (struct starpu_data_descr){hyla_rt_pivot(P, k), piv_mode};
     for (int m = k; m < A->mt; m++)
-        d[1 + m - k] = (struct starpu_data_descr){hyla_rt_tile(A, m, n),
-                                                  STARPU_RW};
+        d[1 + m - k] =
+            (struct starpu_data_descr){hyla_rt_tile(A, m, n), STARPU_RW};
 }
 
 static void cl_dgetrf_panel_cpu(void *buffers[], void *cl_arg)
 {
     const struct dgetrf_panel_args *a = cl_arg;
-    if (hyla_rt_seq_skip(a->seq))
-        return;
+    if (hyla_rt_seq_skip(a->seq)) return;
     int nbuf = STARPU_TASK_GET_NBUFFERS(starpu_task_get_current());
     double *tile[nbuf];
     hyla_dpanel_t P = panel_view(buffers, 1, nbuf, tile);
@@ -49,8 +48,7 @@ static void cl_dgetrf_panel_cpu(void *buffers[], void *cl_arg)
     int info = hyla_cpu_dgetrf_panel(&P, ipiv);
     for (int i = 0; i < kb; i++)
         ipiv[i] += a->row0 + 1;
-    if (info)
-        hyla_rt_seq_info(a->seq, a->row0 + info);
+    if (info) hyla_rt_seq_info(a->seq, a->row0 + info);
 }
 
 HYLA_CODELET_VARIADIC(dgetrf_panel, cl_dgetrf_panel_cpu);
@@ -59,8 +57,7 @@ void hyla_task_dgetrf_panel(const hyla_task_opts_t *o, const hyla_desc_t *A,
                             int k, const hyla_pivots_t *P)
 {
     struct dgetrf_panel_args *a = hyla_cl_args(o, sizeof *a);
-    if (!a)
-        return;
+    if (!a) return;
     *a = (struct dgetrf_panel_args){o->seq, k * A->nb};
     int nbuf = 1 + A->mt - k;
     struct starpu_data_descr d[nbuf];
@@ -80,8 +77,7 @@ struct dlaswp_args {
 static void cl_dlaswp_cpu(void *buffers[], void *cl_arg)
 {
     const struct dlaswp_args *a = cl_arg;
-    if (hyla_rt_seq_skip(a->seq))
-        return;
+    if (hyla_rt_seq_skip(a->seq)) return;
     int nbuf = STARPU_TASK_GET_NBUFFERS(starpu_task_get_current());
     double *tile[nbuf];
     hyla_dpanel_t P = panel_view(buffers, 1, nbuf, tile);
@@ -92,12 +88,11 @@ static void cl_dlaswp_cpu(void *buffers[], void *cl_arg)
 
 HYLA_CODELET_VARIADIC(dlaswp, cl_dlaswp_cpu);
 
-void hyla_task_dlaswp(const hyla_task_opts_t *o, const hyla_desc_t *A,
-                      int k, int n, const hyla_pivots_t *P, int inc)
+void hyla_task_dlaswp(const hyla_task_opts_t *o, const hyla_desc_t *A, int k,
+                      int n, const hyla_pivots_t *P, int inc)
 {
     struct dlaswp_args *a = hyla_cl_args(o, sizeof *a);
-    if (!a)
-        return;
+    if (!a) return;
     *a = (struct dlaswp_args){o->seq, k * A->nb, inc};
     int nbuf = 1 + A->mt - k;
     struct starpu_data_descr d[nbuf];

@@ -14,8 +14,7 @@ static void cl_dlap_to_tile_cpu(void *buffers[], void *cl_arg)
     const struct dlayout_args *a = cl_arg;
     // Copies go on after a numerical failure (info > 0): the caller gets the
     // partial factors, as from LAPACK.
-    if (hyla_rt_seq_failed(a->seq))
-        return;
+    if (hyla_rt_seq_failed(a->seq)) return;
     hyla_cpu_dlap_to_tile(a->uplo, HYLA_TILE_ROWS(buffers[0]),
                           HYLA_TILE_COLS(buffers[0]), a->Af, a->lda,
                           HYLA_TILE_PTR(buffers[0]), HYLA_TILE_LD(buffers[0]));
@@ -26,8 +25,7 @@ static void cl_dtile_to_lap_cpu(void *buffers[], void *cl_arg)
     const struct dlayout_args *a = cl_arg;
     // Copies go on after a numerical failure (info > 0): the caller gets the
     // partial factors, as from LAPACK.
-    if (hyla_rt_seq_failed(a->seq))
-        return;
+    if (hyla_rt_seq_failed(a->seq)) return;
     hyla_cpu_dtile_to_lap(a->uplo, HYLA_TILE_ROWS(buffers[0]),
                           HYLA_TILE_COLS(buffers[0]), HYLA_TILE_PTR(buffers[0]),
                           HYLA_TILE_LD(buffers[0]), a->Af, a->lda);

@@ -11,11 +11,10 @@ struct dpotrf_args {
 static void cl_dpotrf_cpu(void *buffers[], void *cl_arg)
 {
     const struct dpotrf_args *a = cl_arg;
-    if (hyla_rt_seq_skip(a->seq))
-        return;
-    int info = hyla_cpu_dpotrf(a->uplo, HYLA_TILE_ROWS(buffers[0]),
-                               HYLA_TILE_PTR(buffers[0]),
-                               HYLA_TILE_LD(buffers[0]));
+    if (hyla_rt_seq_skip(a->seq)) return;
+    int info =
+        hyla_cpu_dpotrf(a->uplo, HYLA_TILE_ROWS(buffers[0]),
+                        HYLA_TILE_PTR(buffers[0]), HYLA_TILE_LD(buffers[0]));
     if (info > 0)
         hyla_rt_seq_info(a->seq, a->col0 + info);
     else if (info < 0)
@@ -24,12 +23,11 @@ static void cl_dpotrf_cpu(void *buffers[], void *cl_arg)
 
 HYLA_CODELET(dpotrf, cl_dpotrf_cpu, 1, STARPU_RW);
 
-void hyla_task_dpotrf(const hyla_task_opts_t *o, int uplo,
-                      const hyla_desc_t *A, int k)
+void hyla_task_dpotrf(const hyla_task_opts_t *o, int uplo, const hyla_desc_t *A,
+                      int k)
 {
     struct dpotrf_args *a = hyla_cl_args(o, sizeof *a);
-    if (!a)
-        return;
+    if (!a) return;
     *a = (struct dpotrf_args){o->seq, uplo, k * A->nb};
     HYLA_TASK_INSERT(o, &cl_dpotrf, STARPU_CL_ARGS, a, sizeof *a, STARPU_RW,
                      hyla_rt_tile(A, k, k));

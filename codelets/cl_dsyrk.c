@@ -13,8 +13,7 @@ struct dsyrk_args {
 static void cl_dsyrk_cpu(void *buffers[], void *cl_arg)
 {
     const struct dsyrk_args *a = cl_arg;
-    if (hyla_rt_seq_skip(a->seq))
-        return;
+    if (hyla_rt_seq_skip(a->seq)) return;
     void *A = buffers[0], *C = buffers[1];
     int k = a->trans == HYLA_NO_TRANS ? HYLA_TILE_COLS(A) : HYLA_TILE_ROWS(A);
     cblas_dsyrk(CblasRowMajor, (CBLAS_UPLO)a->uplo, (CBLAS_TRANSPOSE)a->trans,
@@ -29,8 +28,7 @@ void hyla_task_dsyrk(const hyla_task_opts_t *o, int uplo, int trans,
                      double beta, const hyla_desc_t *C, int Cm, int Cn)
 {
     struct dsyrk_args *a = hyla_cl_args(o, sizeof *a);
-    if (!a)
-        return;
+    if (!a) return;
     *a = (struct dsyrk_args){o->seq, uplo, trans, alpha, beta};
     HYLA_TASK_INSERT(o, &cl_dsyrk, STARPU_CL_ARGS, a, sizeof *a, STARPU_R,
                      hyla_rt_tile(A, Am, An), STARPU_RW,

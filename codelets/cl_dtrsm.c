@@ -13,8 +13,7 @@ struct dtrsm_args {
 static void cl_dtrsm_cpu(void *buffers[], void *cl_arg)
 {
     const struct dtrsm_args *a = cl_arg;
-    if (hyla_rt_seq_skip(a->seq))
-        return;
+    if (hyla_rt_seq_skip(a->seq)) return;
     void *A = buffers[0], *B = buffers[1];
     cblas_dtrsm(CblasRowMajor, (CBLAS_SIDE)a->side, (CBLAS_UPLO)a->uplo,
                 (CBLAS_TRANSPOSE)a->trans, (CBLAS_DIAG)a->diag,
@@ -25,13 +24,12 @@ static void cl_dtrsm_cpu(void *buffers[], void *cl_arg)
 
 HYLA_CODELET(dtrsm, cl_dtrsm_cpu, 2, STARPU_R, STARPU_RW);
 
-void hyla_task_dtrsm(const hyla_task_opts_t *o, int side, int uplo,
-                     int trans, int diag, double alpha, const hyla_desc_t *A,
-                     int Am, int An, const hyla_desc_t *B, int Bm, int Bn)
+void hyla_task_dtrsm(const hyla_task_opts_t *o, int side, int uplo, int trans,
+                     int diag, double alpha, const hyla_desc_t *A, int Am,
+                     int An, const hyla_desc_t *B, int Bm, int Bn)
 {
     struct dtrsm_args *a = hyla_cl_args(o, sizeof *a);
-    if (!a)
-        return;
+    if (!a) return;
     *a = (struct dtrsm_args){o->seq, side, uplo, trans, diag, alpha};
     HYLA_TASK_INSERT(o, &cl_dtrsm, STARPU_CL_ARGS, a, sizeof *a, STARPU_R,
                      hyla_rt_tile(A, Am, An), STARPU_RW,

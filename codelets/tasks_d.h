@@ -16,9 +16,9 @@ void hyla_task_dgemm(const hyla_task_opts_t *o, int transa, int transb,
                      const hyla_desc_t *C, int Cm, int Cn);
 
 // B = alpha op(A)^-1 B (side left) or alpha B op(A)^-1 (side right)
-void hyla_task_dtrsm(const hyla_task_opts_t *o, int side, int uplo,
-                     int trans, int diag, double alpha, const hyla_desc_t *A,
-                     int Am, int An, const hyla_desc_t *B, int Bm, int Bn);
+void hyla_task_dtrsm(const hyla_task_opts_t *o, int side, int uplo, int trans,
+                     int diag, double alpha, const hyla_desc_t *A, int Am,
+                     int An, const hyla_desc_t *B, int Bm, int Bn);
 
 // C = alpha op(A) op(A)^T + beta C, the uplo triangle of C
 void hyla_task_dsyrk(const hyla_task_opts_t *o, int uplo, int trans,
@@ -26,8 +26,8 @@ void hyla_task_dsyrk(const hyla_task_opts_t *o, int uplo, int trans,
                      double beta, const hyla_desc_t *C, int Cm, int Cn);
 
 // Cholesky of the diagonal tile (k, k); info is offset to a global column.
-void hyla_task_dpotrf(const hyla_task_opts_t *o, int uplo,
-                      const hyla_desc_t *A, int k);
+void hyla_task_dpotrf(const hyla_task_opts_t *o, int uplo, const hyla_desc_t *A,
+                      int k);
 
 // LU of the tile column A(k:mt-1, k); pivots into piece k of P.
 void hyla_task_dgetrf_panel(const hyla_task_opts_t *o, const hyla_desc_t *A,
@@ -35,8 +35,8 @@ void hyla_task_dgetrf_panel(const hyla_task_opts_t *o, const hyla_desc_t *A,
 
 // Interchanges of pivot piece k applied to tiles (k:mt-1, n) of A, forward
 // (inc > 0) or backward (inc < 0).
-void hyla_task_dlaswp(const hyla_task_opts_t *o, const hyla_desc_t *A,
-                      int k, int n, const hyla_pivots_t *P, int inc);
+void hyla_task_dlaswp(const hyla_task_opts_t *o, const hyla_desc_t *A, int k,
+                      int n, const hyla_pivots_t *P, int inc);
 
 // Tile (m, n) of A from / to the column-major matrix Af; uplo selects a
 // triangle of the tile (HYLA_FULL: all of it).

@@ -24,12 +24,10 @@ static void leaf(const hyla_dpanel_t *P, int j, int *ipiv, int *info)
     double *rowp = hyla_dpanel_row(P, p);
     double piv = rowp[j];
     if (piv == 0.0) {
-        if (*info == 0)
-            *info = j + 1;
+        if (*info == 0) *info = j + 1;
         return;
     }
-    if (p != j)
-        cblas_dswap(P->n, rowj, 1, rowp, 1);
+    if (p != j) cblas_dswap(P->n, rowj, 1, rowp, 1);
     // As LAPACK: multiply by the reciprocal unless it would overflow.
     if (fabs(piv) >= DBL_MIN) {
         double rp = 1.0 / piv;
@@ -72,8 +70,7 @@ int hyla_cpu_dgetrf_panel(const hyla_dpanel_t *P, int *ipiv)
 {
     int kb = hyla_imin(P->m, P->n);
     int info = 0;
-    if (kb == 0)
-        return 0;
+    if (kb == 0) return 0;
     rec(P, 0, kb, ipiv, &info);
     // A wide panel (m < n): the columns right of the square part get U.
     if (P->n > kb) {
@@ -92,7 +89,7 @@ void hyla_cpu_dlaswp_panel(const hyla_dpanel_t *P, int row0, const int *ipiv,
     for (int i = first; i >= k1 && i < k2; i += step) {
         int p = ipiv[i] - 1 - row0;
         if (p != i)
-            cblas_dswap(P->n, hyla_dpanel_row(P, i), 1,
-                        hyla_dpanel_row(P, p), 1);
+            cblas_dswap(P->n, hyla_dpanel_row(P, i), 1, hyla_dpanel_row(P, p),
+                        1);
     }
 }

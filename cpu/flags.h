@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// Operation flags and small helpers shared by every layer, with CBLAS's values so that a cast
-// translates them.
+// Operation flags and small helpers shared by every layer, with CBLAS's values
+// so that a cast translates them.
 #ifndef HYLA_CPU_FLAGS_H
 #define HYLA_CPU_FLAGS_H
 
@@ -16,7 +16,13 @@ enum {
     HYLA_RIGHT = 142
 };
 
-static inline int hyla_imin(int a, int b) { return a < b ? a : b; }
-static inline int hyla_imax(int a, int b) { return a > b ? a : b; }
+static inline int hyla_imin(int a, int b)
+{
+    return a < b ? a : b;
+}
+static inline int hyla_imax(int a, int b)
+{
+    return a > b ? a : b;
+}
 
 #endif // HYLA_CPU_FLAGS_H

@@ -23,18 +23,15 @@ void bench_summarize(seconds_t *t, int count, bench_result_t *r)
 {
     qsort(t, count, sizeof *t, cmp);
     r->t_min = t[0];
-    r->t_median = count % 2 ? t[count / 2]
-                            : 0.5 * (t[count / 2 - 1] + t[count / 2]);
+    r->t_median =
+        count % 2 ? t[count / 2] : 0.5 * (t[count / 2 - 1] + t[count / 2]);
 }
 
 double bench_flops(const bench_case_t *c)
 {
     double n = c->n, solve = 2.0 * n * n * c->nrhs;
-    if (!strcmp(c->routine, "getrf"))
-        return 2.0 / 3.0 * n * n * n;
-    if (!strcmp(c->routine, "potrf"))
-        return n * n * n / 3.0;
-    if (!strcmp(c->routine, "gesv"))
-        return 2.0 / 3.0 * n * n * n + solve;
+    if (!strcmp(c->routine, "getrf")) return 2.0 / 3.0 * n * n * n;
+    if (!strcmp(c->routine, "potrf")) return n * n * n / 3.0;
+    if (!strcmp(c->routine, "gesv")) return 2.0 / 3.0 * n * n * n + solve;
     return n * n * n / 3.0 + solve;
 }

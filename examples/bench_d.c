@@ -14,8 +14,7 @@ static int routine_id(const char *name)
 {
     static const char *names[] = {"getrf", "potrf", "gesv", "posv"};
     for (int i = 0; i < 4; i++)
-        if (!strcmp(name, names[i]))
-            return i;
+        if (!strcmp(name, names[i])) return i;
     return -1;
 }
 
@@ -30,8 +29,7 @@ typedef struct {
 static int input_make(const bench_case_t *c, input_t *in)
 {
     in->id = routine_id(c->routine);
-    if (in->id < 0)
-        return -1;
+    if (in->id < 0) return -1;
     int n = in->n = c->n;
     in->nrhs = in->id == GESV || in->id == POSV ? c->nrhs : 0;
     size_t nn = (size_t)n * n, nb = (size_t)n * in->nrhs;
@@ -85,8 +83,7 @@ static int run_ref(input_t *in)
     switch (in->id) {
     case GETRF:
         return LAPACKE_dgetrf(LAPACK_COL_MAJOR, n, n, in->A, n, in->ipiv);
-    case POTRF:
-        return LAPACKE_dpotrf(LAPACK_COL_MAJOR, 'L', n, in->A, n);
+    case POTRF: return LAPACKE_dpotrf(LAPACK_COL_MAJOR, 'L', n, in->A, n);
     case GESV:
         return LAPACKE_dgesv(LAPACK_COL_MAJOR, n, in->nrhs, in->A, n, in->ipiv,
                              in->B, n);
@@ -100,14 +97,10 @@ static int run_hyla_lapack(input_t *in)
 {
     int n = in->n;
     switch (in->id) {
-    case GETRF:
-        return hyla_dgetrf(n, n, in->A, n, in->ipiv);
-    case POTRF:
-        return hyla_dpotrf('L', n, in->A, n);
-    case GESV:
-        return hyla_dgesv(n, in->nrhs, in->A, n, in->ipiv, in->B, n);
-    default:
-        return hyla_dposv('L', n, in->nrhs, in->A, n, in->B, n);
+    case GETRF: return hyla_dgetrf(n, n, in->A, n, in->ipiv);
+    case POTRF: return hyla_dpotrf('L', n, in->A, n);
+    case GESV: return hyla_dgesv(n, in->nrhs, in->A, n, in->ipiv, in->B, n);
+    default: return hyla_dposv('L', n, in->nrhs, in->A, n, in->B, n);
     }
 }
 
@@ -124,17 +117,10 @@ static int run_hyla_tile(input_t *in, seconds_t *seconds)
         goto out;
     seconds_t t = bench_now();
     switch (in->id) {
-    case GETRF:
-        rc = hyla_dgetrf_tile(A, in->ipiv);
-        break;
-    case POTRF:
-        rc = hyla_dpotrf_tile('L', A);
-        break;
-    case GESV:
-        rc = hyla_dgesv_tile(A, in->ipiv, B);
-        break;
-    default:
-        rc = hyla_dposv_tile('L', A, B);
+    case GETRF: rc = hyla_dgetrf_tile(A, in->ipiv); break;
+    case POTRF: rc = hyla_dpotrf_tile('L', A); break;
+    case GESV: rc = hyla_dgesv_tile(A, in->ipiv, B); break;
+    default: rc = hyla_dposv_tile('L', A, B);
     }
     *seconds = bench_now() - t;
     if (rc >= 0 && !hyla_ddesc_to_lap(A, in->A, n) && in->nrhs)
@@ -149,8 +135,7 @@ out:
 static int measure(const bench_case_t *c, int hyla, bench_result_t *r)
 {
     input_t in;
-    if (input_make(c, &in))
-        return -1;
+    if (input_make(c, &in)) return -1;
     int runs = c->repeat > 0 ? c->repeat : 1;
     seconds_t *t = malloc(sizeof(seconds_t) * runs);
     for (int i = hyla ? -1 : 0; i < runs; i++) {
@@ -162,10 +147,8 @@ static int measure(const bench_case_t *c, int hyla, bench_result_t *r)
             r->info = run_hyla_lapack(&in);
         else
             r->info = run_hyla_tile(&in, &s);
-        if (!hyla || !c->tile)
-            s = bench_now() - s;
-        if (i >= 0)
-            t[i] = s;
+        if (!hyla || !c->tile) s = bench_now() - s;
+        if (i >= 0) t[i] = s;
     }
     bench_summarize(t, runs, r);
     r->resid = c->check && r->info == 0 ? residual(&in) : -1.0;

@@ -60,8 +60,18 @@ static int parse_int(const char *s, const char *what, int lo)
 
 static void parse(int argc, char **argv, options_t *o)
 {
-    enum { NB = 256, LOOKAHEAD, NCPUS, SCHED, NRHS, REPEAT, TILE, NOREF,
-           NOCHECK, CSV };
+    enum {
+        NB = 256,
+        LOOKAHEAD,
+        NCPUS,
+        SCHED,
+        NRHS,
+        REPEAT,
+        TILE,
+        NOREF,
+        NOCHECK,
+        CSV
+    };
     static const struct option longs[] = {
         {"routine", required_argument, 0, 'r'},
         {"n", required_argument, 0, 'n'},
@@ -78,8 +88,12 @@ static void parse(int argc, char **argv, options_t *o)
         {"csv", required_argument, 0, CSV},
         {"help", no_argument, 0, 'h'},
         {0, 0, 0, 0}};
-    *o = (options_t){.routines = "getrf,potrf", .sizes = "4000",
-                     .precs = "d", .nrhs = 1, .repeat = 3, .check = 1,
+    *o = (options_t){.routines = "getrf,potrf",
+                     .sizes = "4000",
+                     .precs = "d",
+                     .nrhs = 1,
+                     .repeat = 3,
+                     .check = 1,
                      .ref = 1};
     if (hyla_config_init(&o->cfg)) {
         fprintf(stderr, "hyla-bench: %s\n", hyla_error_detail());
@@ -118,8 +132,7 @@ static void cpu_model(char *buf, size_t size)
 {
     snprintf(buf, size, "unknown CPU");
     FILE *f = fopen("/proc/cpuinfo", "r");
-    if (!f)
-        return;
+    if (!f) return;
     char line[256];
     while (fgets(line, sizeof line, f))
         if (!strncmp(line, "model name", 10) && strchr(line, ':')) {
@@ -209,17 +222,16 @@ int main(int argc, char **argv)
                 double hg = flops / hr.t_min * 1e-9;
                 double rg = o.ref ? flops / rr.t_min * 1e-9 : 0.0;
                 double ratio = o.ref ? rr.t_min / hr.t_min : 0.0;
-                const char *status =
-                    hr.info != 0 ? "error"
-                    : !o.check   ? "unchecked"
-                    : hr.resid <= HYLA_CHECK_TOL ? "ok"
-                                                 : "FAILED";
+                const char *status = hr.info != 0                 ? "error"
+                                     : !o.check                   ? "unchecked"
+                                     : hr.resid <= HYLA_CHECK_TOL ? "ok"
+                                                                  : "FAILED";
                 failures += strcmp(status, "ok") && strcmp(status, "unchecked");
                 printf("%-7s %3s %6d %5d %3d %4d %9.4f %9.4f %8.1f | %9.4f "
                        "%8.1f | %6.3f %9.2e  %s\n",
                        rt, p, c.n, used.nb, used.lookahead, used.ncpus,
-                       hr.t_min, hr.t_median, hg, rr.t_min, rg, ratio,
-                       hr.resid, status);
+                       hr.t_min, hr.t_median, hg, rr.t_min, rg, ratio, hr.resid,
+                       status);
                 fflush(stdout);
                 if (csv)
                     fprintf(csv,
@@ -227,16 +239,15 @@ int main(int argc, char **argv)
                             "%.2f,openblas,%.6f,%.6f,%.2f,%.4f,%.3e,%s\n",
                             rt, p, c.n, c.nrhs, used.nb, used.lookahead,
                             used.ncpus, used.ngpus, used.scheduler,
-                            o.tile ? "tile" : "lapack", hr.t_min,
-                            hr.t_median, hg, rr.t_min, rr.t_median, rg, ratio,
-                            hr.resid, status);
+                            o.tile ? "tile" : "lapack", hr.t_min, hr.t_median,
+                            hg, rr.t_min, rr.t_median, rg, ratio, hr.resid,
+                            status);
             }
             free(sizes);
         }
         free(precs);
     }
     free(routines);
-    if (csv)
-        fclose(csv);
+    if (csv) fclose(csv);
     return failures ? 1 : 0;
 }

@@ -7,8 +7,8 @@
 #include "runtime.h"
 
 // A = P L U, pivots into P.
-void hyla_pdgetrf(const hyla_desc_t *A, const hyla_pivots_t *P,
-                  int lookahead, hyla_seq_t *seq);
+void hyla_pdgetrf(const hyla_desc_t *A, const hyla_pivots_t *P, int lookahead,
+                  hyla_seq_t *seq);
 
 // A = L L^T (uplo HYLA_LOWER) or U^T U (HYLA_UPPER).
 void hyla_pdpotrf(int uplo, const hyla_desc_t *A, int lookahead,

@@ -29,8 +29,7 @@ static const char *default_scheduler = "lws";
 static int env_int(const char *name, int lo, int *out)
 {
     const char *s = getenv(name);
-    if (!s || !*s)
-        return 0;
+    if (!s || !*s) return 0;
     char *end;
     errno = 0;
     long v = strtol(s, &end, 10);
@@ -61,8 +60,7 @@ static int parse_mode(const char *s, hyla_mode_t *mode)
 
 HYLA_EXPORT int hyla_config_init(hyla_config_t *cfg)
 {
-    if (!cfg)
-        return hyla_rt_error(-1, "hyla_config_init: cfg is NULL");
+    if (!cfg) return hyla_rt_error(-1, "hyla_config_init: cfg is NULL");
     hyla_rt_error_clear();
     cfg->ncpus = -1;
     cfg->ngpus = -1;
@@ -75,24 +73,19 @@ HYLA_EXPORT int hyla_config_init(hyla_config_t *cfg)
     // Each override is applied on its own: one bad variable does not
     // discard the others.
     int rc = 0, r;
-    if ((r = env_int("HYLA_NCPUS", -1, &cfg->ncpus)))
-        rc = r;
-    if ((r = env_int("HYLA_NGPUS", -1, &cfg->ngpus)))
-        rc = r;
-    if ((r = env_int("HYLA_NB", 1, &cfg->nb)))
-        rc = r;
-    if ((r = env_int("HYLA_LOOKAHEAD", 0, &cfg->lookahead)))
-        rc = r;
-    if ((r = env_int("HYLA_PANEL_THREADS", 1, &cfg->panel_threads)))
-        rc = r;
+    if ((r = env_int("HYLA_NCPUS", -1, &cfg->ncpus))) rc = r;
+    if ((r = env_int("HYLA_NGPUS", -1, &cfg->ngpus))) rc = r;
+    if ((r = env_int("HYLA_NB", 1, &cfg->nb))) rc = r;
+    if ((r = env_int("HYLA_LOOKAHEAD", 0, &cfg->lookahead))) rc = r;
+    if ((r = env_int("HYLA_PANEL_THREADS", 1, &cfg->panel_threads))) rc = r;
     const char *s = getenv("HYLA_MODE");
     if (s && *s && parse_mode(s, &cfg->mode))
         rc = hyla_rt_error(HYLA_ERR_ENVIRONMENT,
                            "HYLA_MODE = '%s': expected auto, cpu, hybrid or "
-                           "native", s);
+                           "native",
+                           s);
     s = getenv("HYLA_SCHED");
-    if (s && *s)
-        cfg->scheduler = s;
+    if (s && *s) cfg->scheduler = s;
     return rc;
 }
 
@@ -115,8 +108,7 @@ static int check_config(const hyla_config_t *c)
         why = "no worker: ncpus and ngpus are both 0";
     else if (c->scheduler && strlen(c->scheduler) >= sizeof ctx.scheduler)
         why = "scheduler name too long";
-    if (why)
-        return hyla_rt_error(-1, "hyla_init: %s", why);
+    if (why) return hyla_rt_error(-1, "hyla_init: %s", why);
     return 0;
 }
 
@@ -131,12 +123,10 @@ HYLA_EXPORT int hyla_init(const hyla_config_t *cfg)
         c = *cfg;
     } else {
         int rc = hyla_config_init(&c);
-        if (rc)
-            return rc;
+        if (rc) return rc;
     }
     int rc = check_config(&c);
-    if (rc)
-        return rc;
+    if (rc) return rc;
 
     // The GPU codelets are not part of this build yet: every mode but cpu
     // (and auto, which resolves to cpu) needs them.
@@ -191,7 +181,8 @@ HYLA_EXPORT int hyla_finalize(void)
     if (live)
         return hyla_rt_error(HYLA_ERR_BUSY,
                              "hyla_finalize: %d tile matrices are still alive; "
-                             "destroy them first", live);
+                             "destroy them first",
+                             live);
     starpu_task_wait_for_all();
     hyla_rt_tiles_cache_release();
     starpu_shutdown();
@@ -205,14 +196,22 @@ HYLA_EXPORT int hyla_config_get(hyla_config_t *cfg)
     if (!ctx.initialized)
         return hyla_rt_error(HYLA_ERR_NOT_INITIALIZED,
                              "hyla_config_get: hyla is not initialized");
-    if (!cfg)
-        return hyla_rt_error(-1, "hyla_config_get: cfg is NULL");
+    if (!cfg) return hyla_rt_error(-1, "hyla_config_get: cfg is NULL");
     *cfg = ctx.cfg;
     return HYLA_SUCCESS;
 }
 
-HYLA_EXPORT const char *hyla_version(void) { return HYLA_VERSION; }
+HYLA_EXPORT const char *hyla_version(void)
+{
+    return HYLA_VERSION;
+}
 
-int hyla_rt_initialized(void) { return ctx.initialized; }
+int hyla_rt_initialized(void)
+{
+    return ctx.initialized;
+}
 
-const hyla_config_t *hyla_rt_config(void) { return &ctx.cfg; }
+const hyla_config_t *hyla_rt_config(void)
+{
+    return &ctx.cfg;
+}

@@ -22,8 +22,7 @@ static void live_add(hyla_desc_t *A)
     pthread_mutex_lock(&live_lock);
     A->prev = NULL;
     A->next = live_head;
-    if (live_head)
-        live_head->prev = A;
+    if (live_head) live_head->prev = A;
     live_head = A;
     live_count++;
     pthread_mutex_unlock(&live_lock);
@@ -36,8 +35,7 @@ static void live_remove(hyla_desc_t *A)
         A->prev->next = A->next;
     else
         live_head = A->next;
-    if (A->next)
-        A->next->prev = A->prev;
+    if (A->next) A->next->prev = A->prev;
     live_count--;
     pthread_mutex_unlock(&live_lock);
 }
@@ -65,10 +63,8 @@ static void *tiles_alloc(size_t bytes)
         cache.block = NULL;
     }
     pthread_mutex_unlock(&cache.lock);
-    if (p)
-        return p;
-    if (posix_memalign(&p, 64, bytes))
-        return NULL;
+    if (p) return p;
+    if (posix_memalign(&p, 64, bytes)) return NULL;
     starpu_memory_pin(p, bytes);
     return p;
 }
@@ -93,15 +89,13 @@ static void tiles_free(void *p, size_t bytes)
         }
         pthread_mutex_unlock(&cache.lock);
     }
-    if (p)
-        block_release(p, bytes);
+    if (p) block_release(p, bytes);
 }
 
 void hyla_rt_tiles_cache_release(void)
 {
     pthread_mutex_lock(&cache.lock);
-    if (cache.block)
-        block_release(cache.block, cache.bytes);
+    if (cache.block) block_release(cache.block, cache.bytes);
     cache.block = NULL;
     cache.bytes = 0;
     pthread_mutex_unlock(&cache.lock);
@@ -111,12 +105,10 @@ static void desc_free(hyla_desc_t *A)
 {
     if (A->handles) {
         for (size_t i = 0; i < (size_t)A->mt * A->nt; i++)
-            if (A->handles[i])
-                starpu_data_unregister(A->handles[i]);
+            if (A->handles[i]) starpu_data_unregister(A->handles[i]);
         free(A->handles);
     }
-    if (A->mat)
-        tiles_free(A->mat, A->bytes);
+    if (A->mat) tiles_free(A->mat, A->bytes);
     free(A);
 }
 
@@ -124,8 +116,7 @@ int hyla_rt_desc_new(hyla_desc_t **out, hyla_dtype_t dtype, int m, int n,
                      int nb)
 {
     hyla_desc_t *A = calloc(1, sizeof *A);
-    if (!A)
-        return HYLA_ERR_OUT_OF_MEMORY;
+    if (!A) return HYLA_ERR_OUT_OF_MEMORY;
     A->dtype = dtype;
     A->elemsize = dtype == HYLA_DOUBLE ? sizeof(double) : sizeof(float);
     A->m = m;
@@ -162,34 +153,25 @@ HYLA_EXPORT int hyla_desc_create(hyla_desc_t **A, hyla_dtype_t dtype, int m,
                                  int n, int nb)
 {
     const char *r = "hyla_desc_create";
-    if (A)
-        *A = NULL;
+    if (A) *A = NULL;
     int rc = hyla_rt_check_init(r);
-    if (rc)
-        return rc;
-    if (!A)
-        return hyla_rt_error(-1, "%s: A is NULL", r);
+    if (rc) return rc;
+    if (!A) return hyla_rt_error(-1, "%s: A is NULL", r);
     if (dtype != HYLA_DOUBLE && dtype != HYLA_FLOAT)
         return hyla_rt_error(-2, "%s: dtype %d is not a hyla_dtype_t", r,
                              (int)dtype);
-    if (m < 0)
-        return hyla_rt_error(-3, "%s: m = %d < 0", r, m);
-    if (n < 0)
-        return hyla_rt_error(-4, "%s: n = %d < 0", r, n);
-    if (nb < 0)
-        return hyla_rt_error(-5, "%s: nb = %d < 0", r, nb);
-    if (nb == 0)
-        nb = hyla_rt_config()->nb;
+    if (m < 0) return hyla_rt_error(-3, "%s: m = %d < 0", r, m);
+    if (n < 0) return hyla_rt_error(-4, "%s: n = %d < 0", r, n);
+    if (nb < 0) return hyla_rt_error(-5, "%s: nb = %d < 0", r, nb);
+    if (nb == 0) nb = hyla_rt_config()->nb;
     rc = hyla_rt_desc_new(A, dtype, m, n, nb);
-    if (rc)
-        return hyla_rt_error(rc, "%s: cannot allocate %d x %d", r, m, n);
+    if (rc) return hyla_rt_error(rc, "%s: cannot allocate %d x %d", r, m, n);
     return HYLA_SUCCESS;
 }
 
 HYLA_EXPORT int hyla_desc_destroy(hyla_desc_t **A)
 {
-    if (!A || !*A)
-        return HYLA_SUCCESS;
+    if (!A || !*A) return HYLA_SUCCESS;
     live_remove(*A);
     desc_free(*A);
     *A = NULL;
@@ -198,14 +180,10 @@ HYLA_EXPORT int hyla_desc_destroy(hyla_desc_t **A)
 
 HYLA_EXPORT int hyla_desc_size(const hyla_desc_t *A, int *m, int *n, int *nb)
 {
-    if (!A)
-        return hyla_rt_error(-1, "hyla_desc_size: A is NULL");
-    if (m)
-        *m = A->m;
-    if (n)
-        *n = A->n;
-    if (nb)
-        *nb = A->nb;
+    if (!A) return hyla_rt_error(-1, "hyla_desc_size: A is NULL");
+    if (m) *m = A->m;
+    if (n) *n = A->n;
+    if (nb) *nb = A->nb;
     return HYLA_SUCCESS;
 }
 
@@ -214,8 +192,7 @@ int hyla_rt_pivots_create(hyla_pivots_t *P, int *ipiv, int npiv, int nb)
     P->ipiv = ipiv;
     P->nsteps = (npiv + nb - 1) / nb;
     P->handles = NULL;
-    if (P->nsteps == 0)
-        return HYLA_SUCCESS;
+    if (P->nsteps == 0) return HYLA_SUCCESS;
     P->handles = calloc(P->nsteps, sizeof *P->handles);
     if (!P->handles) {
         P->nsteps = 0;

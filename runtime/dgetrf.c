@@ -10,15 +10,13 @@ HYLA_EXPORT int hyla_dgetrf_tile(hyla_desc_t *A, int *ipiv)
         (rc = hyla_rt_check_desc(r, 1, A, HYLA_DOUBLE)) ||
         (rc = hyla_rt_check_ptr(r, 2, "ipiv", ipiv, A->m && A->n)))
         return rc;
-    if (hyla_imin(A->m, A->n) == 0)
-        return 0;
+    if (hyla_imin(A->m, A->n) == 0) return 0;
 
     hyla_seq_t seq;
     hyla_pivots_t P;
     hyla_rt_seq_init(&seq, 0);
     rc = hyla_rt_pivots_create(&P, ipiv, hyla_imin(A->m, A->n), A->nb);
-    if (!rc)
-        hyla_pdgetrf(A, &P, hyla_rt_config()->lookahead, &seq);
+    if (!rc) hyla_pdgetrf(A, &P, hyla_rt_config()->lookahead, &seq);
     int info = hyla_rt_seq_wait(&seq);
     hyla_rt_pivots_destroy(&P);
     return rc ? rc : info;
@@ -35,13 +33,12 @@ HYLA_EXPORT int hyla_dgetrf(int m, int n, double *A, int lda, int *ipiv)
         (rc = hyla_rt_check_ld(r, 4, "lda", lda, m)) ||
         (rc = hyla_rt_check_ptr(r, 5, "ipiv", ipiv, m && n)))
         return rc;
-    if (hyla_imin(m, n) == 0)
-        return 0;
+    if (hyla_imin(m, n) == 0) return 0;
 
     hyla_desc_t *T;
     if ((rc = hyla_rt_desc_new(&T, HYLA_DOUBLE, m, n, hyla_rt_config()->nb)))
-        return hyla_rt_error(rc, "%s: no memory for a %d x %d tile copy", r,
-                             m, n);
+        return hyla_rt_error(rc, "%s: no memory for a %d x %d tile copy", r, m,
+                             n);
     hyla_seq_t seq;
     hyla_pivots_t P;
     hyla_rt_seq_init(&seq, 0);

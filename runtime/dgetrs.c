@@ -15,15 +15,13 @@ HYLA_EXPORT int hyla_dgetrs_tile(char trans, hyla_desc_t *A, const int *ipiv,
         (rc = hyla_rt_check_desc(r, 4, B, HYLA_DOUBLE)) ||
         (rc = hyla_rt_check_rhs(r, 2, A, 4, B)))
         return rc;
-    if (A->n == 0 || B->n == 0)
-        return 0;
+    if (A->n == 0 || B->n == 0) return 0;
 
     hyla_seq_t seq;
     hyla_pivots_t P;
     hyla_rt_seq_init(&seq, 0);
     rc = hyla_rt_pivots_create(&P, (int *)ipiv, A->n, A->nb);
-    if (!rc)
-        hyla_pdgetrs(t, A, &P, B, &seq);
+    if (!rc) hyla_pdgetrs(t, A, &P, B, &seq);
     int st = hyla_rt_seq_wait(&seq);
     hyla_rt_pivots_destroy(&P);
     return rc ? rc : st;
@@ -40,8 +38,7 @@ HYLA_EXPORT int hyla_dgesv_tile(hyla_desc_t *A, int *ipiv, hyla_desc_t *B)
         (rc = hyla_rt_check_rhs(r, 1, A, 3, B)))
         return rc;
     rc = hyla_dgetrf_tile(A, ipiv);
-    if (rc == 0 && B->n > 0)
-        rc = hyla_dgetrs_tile('N', A, ipiv, B);
+    if (rc == 0 && B->n > 0) rc = hyla_dgetrs_tile('N', A, ipiv, B);
     return rc;
 }
 
@@ -62,12 +59,9 @@ static int lap_begin(struct lap_solve *s, const char *r, int n, int nrhs,
     s->P.handles = NULL;
     hyla_rt_seq_init(&s->seq, 0);
     int rc = hyla_rt_desc_new(&s->A, HYLA_DOUBLE, n, n, nb);
-    if (!rc)
-        rc = hyla_rt_desc_new(&s->B, HYLA_DOUBLE, n, nrhs, nb);
-    if (!rc)
-        rc = hyla_rt_pivots_create(&s->P, ipiv, n, nb);
-    if (rc)
-        return hyla_rt_error(rc, "%s: no memory for the tile copies", r);
+    if (!rc) rc = hyla_rt_desc_new(&s->B, HYLA_DOUBLE, n, nrhs, nb);
+    if (!rc) rc = hyla_rt_pivots_create(&s->P, ipiv, n, nb);
+    if (rc) return hyla_rt_error(rc, "%s: no memory for the tile copies", r);
     hyla_pdlap_to_desc(HYLA_FULL, A, lda, s->A, &s->seq);
     hyla_pdlap_to_desc(HYLA_FULL, B, ldb, s->B, &s->seq);
     return 0;
@@ -97,8 +91,7 @@ HYLA_EXPORT int hyla_dgetrs(char trans, int n, int nrhs, const double *A,
         (rc = hyla_rt_check_ptr(r, 7, "B", B, n && nrhs)) ||
         (rc = hyla_rt_check_ld(r, 8, "ldb", ldb, n)))
         return rc;
-    if (n == 0 || nrhs == 0)
-        return 0;
+    if (n == 0 || nrhs == 0) return 0;
 
     struct lap_solve s;
     rc = lap_begin(&s, r, n, nrhs, A, lda, (int *)ipiv, B, ldb);
@@ -123,15 +116,13 @@ HYLA_EXPORT int hyla_dgesv(int n, int nrhs, double *A, int lda, int *ipiv,
         (rc = hyla_rt_check_ptr(r, 6, "B", B, n && nrhs)) ||
         (rc = hyla_rt_check_ld(r, 7, "ldb", ldb, n)))
         return rc;
-    if (n == 0)
-        return 0;
+    if (n == 0) return 0;
 
     // Factor (B comes in meanwhile), then solve only if U is nonsingular:
     // on info > 0, B is left as it was, as LAPACK leaves it.
     struct lap_solve s;
     rc = lap_begin(&s, r, n, nrhs, A, lda, ipiv, B, ldb);
-    if (rc)
-        return lap_end(&s, rc);
+    if (rc) return lap_end(&s, rc);
     hyla_pdgetrf(s.A, &s.P, hyla_rt_config()->lookahead, &s.seq);
     hyla_pddesc_to_lap(HYLA_FULL, s.A, A, lda, &s.seq);
     int info = hyla_rt_seq_wait(&s.seq);

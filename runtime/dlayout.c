@@ -18,8 +18,7 @@ static int check(const char *r, const double *Af, int pa, int lda,
 HYLA_EXPORT int hyla_dlap_to_desc(const double *Af, int lda, hyla_desc_t *A)
 {
     int rc = check("hyla_dlap_to_desc", Af, 1, lda, A, 3);
-    if (rc)
-        return rc;
+    if (rc) return rc;
     hyla_seq_t seq;
     hyla_rt_seq_init(&seq, 0);
     hyla_pdlap_to_desc(HYLA_FULL, Af, lda, A, &seq);
@@ -29,8 +28,7 @@ HYLA_EXPORT int hyla_dlap_to_desc(const double *Af, int lda, hyla_desc_t *A)
 HYLA_EXPORT int hyla_ddesc_to_lap(const hyla_desc_t *A, double *Af, int lda)
 {
     int rc = check("hyla_ddesc_to_lap", Af, 2, lda, A, 1);
-    if (rc)
-        return rc;
+    if (rc) return rc;
     hyla_seq_t seq;
     hyla_rt_seq_init(&seq, 0);
     hyla_pddesc_to_lap(HYLA_FULL, A, Af, lda, &seq);

@@ -38,8 +38,7 @@ static int check_tile_solve(const char *r, char uplo, int *u,
 HYLA_EXPORT int hyla_dpotrs_tile(char uplo, hyla_desc_t *A, hyla_desc_t *B)
 {
     int u, rc = check_tile_solve("hyla_dpotrs_tile", uplo, &u, A, B);
-    if (rc)
-        return rc;
+    if (rc) return rc;
     hyla_seq_t seq;
     hyla_rt_seq_init(&seq, 0);
     hyla_pdpotrs(u, A, B, &seq);
@@ -49,8 +48,7 @@ HYLA_EXPORT int hyla_dpotrs_tile(char uplo, hyla_desc_t *A, hyla_desc_t *B)
 HYLA_EXPORT int hyla_dposv_tile(char uplo, hyla_desc_t *A, hyla_desc_t *B)
 {
     int u, rc = check_tile_solve("hyla_dposv_tile", uplo, &u, A, B);
-    if (rc)
-        return rc;
+    if (rc) return rc;
     rc = hyla_dpotrf_tile(uplo, A);
     return rc ? rc : hyla_dpotrs_tile(uplo, A, B);
 }
@@ -83,18 +81,14 @@ static int lap_in(const char *r, int u, int n, int nrhs, const double *A,
     int nb = hyla_rt_config()->nb;
     *TA = *TB = NULL;
     int rc = hyla_rt_desc_new(TA, HYLA_DOUBLE, n, n, nb);
-    if (!rc && nrhs > 0)
-        rc = hyla_rt_desc_new(TB, HYLA_DOUBLE, n, nrhs, nb);
-    if (rc)
-        return hyla_rt_error(rc, "%s: no memory for the tile copies", r);
+    if (!rc && nrhs > 0) rc = hyla_rt_desc_new(TB, HYLA_DOUBLE, n, nrhs, nb);
+    if (rc) return hyla_rt_error(rc, "%s: no memory for the tile copies", r);
     hyla_pdlap_to_desc(u, A, lda, *TA, seq);
-    if (*TB)
-        hyla_pdlap_to_desc(HYLA_FULL, B, ldb, *TB, seq);
+    if (*TB) hyla_pdlap_to_desc(HYLA_FULL, B, ldb, *TB, seq);
     return 0;
 }
 
-static int lap_done(hyla_seq_t *seq, hyla_desc_t **TA, hyla_desc_t **TB,
-                    int rc)
+static int lap_done(hyla_seq_t *seq, hyla_desc_t **TA, hyla_desc_t **TB, int rc)
 {
     int st = hyla_rt_seq_wait(seq);
     hyla_desc_destroy(TA);
@@ -106,10 +100,8 @@ HYLA_EXPORT int hyla_dpotrf(char uplo, int n, double *A, int lda)
 {
     const char *r = "hyla_dpotrf";
     int rc, u;
-    if ((rc = check_lap(r, 0, uplo, &u, n, 0, A, lda, NULL, 0)))
-        return rc;
-    if (n == 0)
-        return 0;
+    if ((rc = check_lap(r, 0, uplo, &u, n, 0, A, lda, NULL, 0))) return rc;
+    if (n == 0) return 0;
     hyla_desc_t *TA, *TB;
     hyla_seq_t seq;
     hyla_rt_seq_init(&seq, 1);
@@ -126,10 +118,8 @@ HYLA_EXPORT int hyla_dpotrs(char uplo, int n, int nrhs, const double *A,
 {
     const char *r = "hyla_dpotrs";
     int rc, u;
-    if ((rc = check_lap(r, 1, uplo, &u, n, nrhs, A, lda, B, ldb)))
-        return rc;
-    if (n == 0 || nrhs == 0)
-        return 0;
+    if ((rc = check_lap(r, 1, uplo, &u, n, nrhs, A, lda, B, ldb))) return rc;
+    if (n == 0 || nrhs == 0) return 0;
     hyla_desc_t *TA, *TB;
     hyla_seq_t seq;
     hyla_rt_seq_init(&seq, 0);
@@ -146,18 +136,15 @@ HYLA_EXPORT int hyla_dposv(char uplo, int n, int nrhs, double *A, int lda,
 {
     const char *r = "hyla_dposv";
     int rc, u;
-    if ((rc = check_lap(r, 1, uplo, &u, n, nrhs, A, lda, B, ldb)))
-        return rc;
-    if (n == 0)
-        return 0;
+    if ((rc = check_lap(r, 1, uplo, &u, n, nrhs, A, lda, B, ldb))) return rc;
+    if (n == 0) return 0;
     // Factor (B comes in meanwhile), then solve only if A is positive
     // definite: on info > 0, B is left as it was, as LAPACK leaves it.
     hyla_desc_t *TA, *TB;
     hyla_seq_t seq;
     hyla_rt_seq_init(&seq, 1);
     rc = lap_in(r, u, n, nrhs, A, lda, B, ldb, &TA, &TB, &seq);
-    if (rc)
-        return lap_done(&seq, &TA, &TB, rc);
+    if (rc) return lap_done(&seq, &TA, &TB, rc);
     hyla_pdpotrf(u, TA, hyla_rt_config()->lookahead, &seq);
     hyla_pddesc_to_lap(u, TA, A, lda, &seq);
     int info = hyla_rt_seq_wait(&seq);

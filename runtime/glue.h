@@ -13,8 +13,7 @@ static inline starpu_data_handle_t hyla_rt_tile(const hyla_desc_t *A, int m,
     return (starpu_data_handle_t)A->handles[m + (size_t)n * A->mt];
 }
 
-static inline starpu_data_handle_t hyla_rt_pivot(const hyla_pivots_t *P,
-                                                 int k)
+static inline starpu_data_handle_t hyla_rt_pivot(const hyla_pivots_t *P, int k)
 {
     return (starpu_data_handle_t)P->handles[k];
 }
@@ -34,14 +33,14 @@ int hyla_rt_priority(int priority);
 
 // Insert a task of codelet cl for options o, then the task_insert
 // arguments.  The task is counted in o->seq and signals it when done.
-#define HYLA_TASK_INSERT(o, cl, ...)                                        \
-    do {                                                                    \
-        hyla_rt_seq_task_added((o)->seq);                                   \
-        int hyla_ret_ = starpu_task_insert(                                 \
-            (cl), STARPU_CALLBACK_WITH_ARG_NFREE, hyla_rt_seq_task_done,        \
-            (void *)(o)->seq, STARPU_PRIORITY,                              \
-            hyla_rt_priority((o)->priority), __VA_ARGS__, 0);               \
-        hyla_rt_seq_insert_result((o)->seq, hyla_ret_);                     \
+#define HYLA_TASK_INSERT(o, cl, ...)                                           \
+    do {                                                                       \
+        hyla_rt_seq_task_added((o)->seq);                                      \
+        int hyla_ret_ = starpu_task_insert(                                    \
+            (cl), STARPU_CALLBACK_WITH_ARG_NFREE, hyla_rt_seq_task_done,       \
+            (void *)(o)->seq, STARPU_PRIORITY,                                 \
+            hyla_rt_priority((o)->priority), __VA_ARGS__, 0);                  \
+        hyla_rt_seq_insert_result((o)->seq, hyla_ret_);                        \
     } while (0)
 
 #endif // HYLA_RUNTIME_GLUE_H

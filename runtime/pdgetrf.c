@@ -7,8 +7,8 @@
 // Step k: factor the panel A(k:mt-1, k); apply its interchanges and update
 // the columns to its right, those within lookahead at high priority; then
 // apply the interchanges to the columns on its left, at the lowest priority.
-void hyla_pdgetrf(const hyla_desc_t *A, const hyla_pivots_t *P,
-                  int lookahead, hyla_seq_t *seq)
+void hyla_pdgetrf(const hyla_desc_t *A, const hyla_pivots_t *P, int lookahead,
+                  hyla_seq_t *seq)
 {
     hyla_task_opts_t o = {seq, 0};
     int mt = A->mt, nt = A->nt;

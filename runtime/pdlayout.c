@@ -7,10 +7,8 @@
 // Which part of tile (m, n) a copy of the uplo triangle takes, or -1.
 static int tile_part(int uplo, int m, int n)
 {
-    if (m == n)
-        return uplo;
-    if (uplo == HYLA_FULL)
-        return HYLA_FULL;
+    if (m == n) return uplo;
+    if (uplo == HYLA_FULL) return HYLA_FULL;
     return (uplo == HYLA_LOWER) == (m > n) ? HYLA_FULL : -1;
 }
 
@@ -23,8 +21,7 @@ void hyla_pdlap_to_desc(int uplo, const double *Af, int lda,
         o.priority = hyla_prio_panel(A->nt, n) + 2;
         for (int m = 0; m < A->mt; m++) {
             int part = tile_part(uplo, m, n);
-            if (part >= 0)
-                hyla_task_dlap_to_tile(&o, part, Af, lda, A, m, n);
+            if (part >= 0) hyla_task_dlap_to_tile(&o, part, Af, lda, A, m, n);
         }
     }
 }
@@ -36,7 +33,6 @@ void hyla_pddesc_to_lap(int uplo, const hyla_desc_t *A, double *Af, int lda,
     for (int n = 0; n < A->nt; n++)
         for (int m = 0; m < A->mt; m++) {
             int part = tile_part(uplo, m, n);
-            if (part >= 0)
-                hyla_task_dtile_to_lap(&o, part, A, m, n, Af, lda);
+            if (part >= 0) hyla_task_dtile_to_lap(&o, part, A, m, n, Af, lda);
         }
 }

@@ -14,8 +14,8 @@ static void lower(const hyla_desc_t *A, int lookahead, hyla_task_opts_t *o)
         // A(m, k) = A(m, k) L(k, k)^-T
         o->priority = hyla_prio_panel(nt, k) - 1;
         for (int m = k + 1; m < nt; m++)
-            hyla_task_dtrsm(o, HYLA_RIGHT, HYLA_LOWER, HYLA_TRANS, HYLA_NON_UNIT,
-                            1.0, A, k, k, A, m, k);
+            hyla_task_dtrsm(o, HYLA_RIGHT, HYLA_LOWER, HYLA_TRANS,
+                            HYLA_NON_UNIT, 1.0, A, k, k, A, m, k);
         for (int n = k + 1; n < nt; n++) {
             o->priority = hyla_prio_update(nt, k, n, lookahead);
             // A(n, n) -= A(n, k) A(n, k)^T

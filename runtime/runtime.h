@@ -20,7 +20,7 @@ struct hyla_desc {
     size_t elemsize;
     int m, n, nb;
     int mt, nt;
-    void *mat;                     // the tiles, one allocation
+    void *mat; // the tiles, one allocation
     size_t bytes;
     void **handles;                // runtime handle of tile (m, n): [m + n*mt]
     struct hyla_desc *prev, *next; // list of live descriptors
@@ -40,8 +40,8 @@ static inline int hyla_tile_nb(const hyla_desc_t *A, int n)
 
 static inline void *hyla_tile_addr(const hyla_desc_t *A, int m, int n)
 {
-    size_t off = (size_t)n * A->nb * A->m +
-                 (size_t)m * A->nb * hyla_tile_nb(A, n);
+    size_t off =
+        (size_t)n * A->nb * A->m + (size_t)m * A->nb * hyla_tile_nb(A, n);
     return (char *)A->mat + off * A->elemsize;
 }
 
@@ -83,7 +83,10 @@ typedef struct hyla_task_opts {
 // Priorities, with nt tile columns: the panel (or diagonal block) of step k
 // first, then the columns within lookahead of it, then the rest in step
 // and column order.  Every critical-path priority is above every other.
-static inline int hyla_prio_panel(int nt, int k) { return 2 * nt + 1 + 3 * (nt - k); }
+static inline int hyla_prio_panel(int nt, int k)
+{
+    return 2 * nt + 1 + 3 * (nt - k);
+}
 
 static inline int hyla_prio_update(int nt, int k, int n, int lookahead)
 {
@@ -96,8 +99,7 @@ static inline int hyla_prio_update(int nt, int k, int n, int lookahead)
 int hyla_rt_initialized(void);
 const hyla_config_t *hyla_rt_config(void);
 
-int hyla_rt_desc_new(hyla_desc_t **A, hyla_dtype_t dtype, int m, int n,
-                     int nb);
+int hyla_rt_desc_new(hyla_desc_t **A, hyla_dtype_t dtype, int m, int n, int nb);
 int hyla_rt_pivots_create(hyla_pivots_t *P, int *ipiv, int npiv, int nb);
 void hyla_rt_pivots_destroy(hyla_pivots_t *P);
 

@@ -48,8 +48,7 @@ int hyla_rt_seq_failed(const hyla_seq_t *seq)
 
 int hyla_rt_seq_skip(const hyla_seq_t *seq)
 {
-    if (hyla_rt_seq_failed(seq))
-        return 1;
+    if (hyla_rt_seq_failed(seq)) return 1;
     return seq->stop_on_info && __atomic_load_n(&seq->info, __ATOMIC_ACQUIRE);
 }
 
@@ -64,18 +63,16 @@ void hyla_rt_seq_task_done(void *arg)
 {
     hyla_seq_t *seq = arg;
     pthread_mutex_lock(&seq->lock);
-    if (--seq->pending == 0)
-        pthread_cond_broadcast(&seq->done);
+    if (--seq->pending == 0) pthread_cond_broadcast(&seq->done);
     pthread_mutex_unlock(&seq->lock);
 }
 
 void hyla_rt_seq_insert_result(hyla_seq_t *seq, int ret)
 {
-    if (ret == 0)
-        return;
+    if (ret == 0) return;
     // The task was not submitted: its callback will never run.
-    hyla_rt_seq_fail(seq, ret == -ENODEV ? HYLA_ERR_NO_WORKER
-                                         : HYLA_ERR_RUNTIME);
+    hyla_rt_seq_fail(seq,
+                     ret == -ENODEV ? HYLA_ERR_NO_WORKER : HYLA_ERR_RUNTIME);
     hyla_rt_seq_task_done(seq);
 }
 

@@ -10,20 +10,21 @@ static _Thread_local char detail[256];
 HYLA_EXPORT const char *hyla_strerror(int status)
 {
     switch (status) {
-#define HYLA_X(name, value, text)                                             \
-    case value:                                                               \
-        return text;
+#define HYLA_X(name, value, text)                                              \
+    case value: return text;
         HYLA_STATUS_MAP(HYLA_X)
 #undef HYLA_X
     }
     if (status < 0 && status > -100)
         return "an argument has an illegal value (its position is -status)";
-    if (status > 0)
-        return "numerical failure: see the routine's info (> 0)";
+    if (status > 0) return "numerical failure: see the routine's info (> 0)";
     return "unknown status";
 }
 
-HYLA_EXPORT const char *hyla_error_detail(void) { return detail; }
+HYLA_EXPORT const char *hyla_error_detail(void)
+{
+    return detail;
+}
 
 int hyla_rt_error(int status, const char *fmt, ...)
 {
@@ -34,7 +35,10 @@ int hyla_rt_error(int status, const char *fmt, ...)
     return status;
 }
 
-void hyla_rt_error_clear(void) { detail[0] = '\0'; }
+void hyla_rt_error_clear(void)
+{
+    detail[0] = '\0';
+}
 
 int hyla_rt_check_init(const char *routine)
 {
@@ -48,14 +52,12 @@ int hyla_rt_check_init(const char *routine)
 int hyla_rt_check_desc(const char *routine, int pos, const hyla_desc_t *A,
                        hyla_dtype_t dtype)
 {
-    if (!A)
-        return hyla_rt_error(-pos, "%s: argument %d is NULL", routine, pos);
+    if (!A) return hyla_rt_error(-pos, "%s: argument %d is NULL", routine, pos);
     if (A->dtype != dtype)
-        return hyla_rt_error(-pos,
-                             "%s: argument %d holds %s, the routine needs %s",
-                             routine, pos,
-                             A->dtype == HYLA_DOUBLE ? "double" : "float",
-                             dtype == HYLA_DOUBLE ? "double" : "float");
+        return hyla_rt_error(
+            -pos, "%s: argument %d holds %s, the routine needs %s", routine,
+            pos, A->dtype == HYLA_DOUBLE ? "double" : "float",
+            dtype == HYLA_DOUBLE ? "double" : "float");
     return 0;
 }
 
@@ -66,8 +68,8 @@ int hyla_rt_check_uplo(const char *routine, int pos, char uplo, int *flag)
     else if (uplo == 'U' || uplo == 'u')
         *flag = HYLA_UPPER;
     else
-        return hyla_rt_error(-pos, "%s: uplo = '%c' is not 'L' or 'U'",
-                             routine, uplo);
+        return hyla_rt_error(-pos, "%s: uplo = '%c' is not 'L' or 'U'", routine,
+                             uplo);
     return 0;
 }
 
@@ -85,8 +87,7 @@ int hyla_rt_check_trans(const char *routine, int pos, char trans, int *flag)
 
 int hyla_rt_check_dim(const char *routine, int pos, const char *name, int v)
 {
-    if (v < 0)
-        return hyla_rt_error(-pos, "%s: %s = %d < 0", routine, name, v);
+    if (v < 0) return hyla_rt_error(-pos, "%s: %s = %d < 0", routine, name, v);
     return 0;
 }
 
@@ -110,8 +111,7 @@ int hyla_rt_check_ptr(const char *routine, int pos, const char *name,
 
 int hyla_rt_check_ipiv(const char *routine, int pos, const int *ipiv, int n)
 {
-    if (!ipiv && n > 0)
-        return hyla_rt_error(-pos, "%s: ipiv is NULL", routine);
+    if (!ipiv && n > 0) return hyla_rt_error(-pos, "%s: ipiv is NULL", routine);
     for (int i = 0; i < n; i++)
         if (ipiv[i] < i + 1 || ipiv[i] > n)
             return hyla_rt_error(-pos,

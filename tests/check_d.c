@@ -38,8 +38,7 @@ void hyla_check_dgen_pivoted(int m, int n, double *A, int lda, int seed)
     for (int i = m - 1; i > 0; i--) {
         s = s * 1664525u + 1013904223u;
         int r = (int)((s >> 8) % (unsigned)(i + 1));
-        if (r != i)
-            cblas_dswap(n, A + i, lda, A + r, lda);
+        if (r != i) cblas_dswap(n, A + i, lda, A + r, lda);
     }
 }
 
@@ -53,20 +52,28 @@ void hyla_check_dgen_spd(int n, double *A, int lda, int seed)
     }
 }
 
-static double *alloc(size_t count) { return calloc(count ? count : 1, sizeof(double)); }
+static double *alloc(size_t count)
+{
+    return calloc(count ? count : 1, sizeof(double));
+}
 
-static double eps(void) { return LAPACKE_dlamch('E'); }
+static double eps(void)
+{
+    return LAPACKE_dlamch('E');
+}
 
 // One-norm of an m-vector.
-static double norm1(int m, const double *x) { return m ? cblas_dasum(m, x, 1) : 0.0; }
+static double norm1(int m, const double *x)
+{
+    return m ? cblas_dasum(m, x, 1) : 0.0;
+}
 
 // Scaled residual r / (anorm * xnorm * n * eps), with the conventions of
 // LAPACK's test programs for zero norms.
 static double scaled(double r, double anorm, double xnorm, int n)
 {
     double d = anorm * xnorm * (n > 0 ? n : 1) * eps();
-    if (d == 0.0)
-        return r == 0.0 ? 0.0 : 1.0 / eps();
+    if (d == 0.0) return r == 0.0 ? 0.0 : 1.0 / eps();
     return r / d;
 }
 
@@ -89,16 +96,15 @@ double hyla_check_dresid_getrf(int m, int n, const double *A, int lda,
                                const double *LU, int ldlu, const int *ipiv)
 {
     int k = m < n ? m : n;
-    if (k == 0)
-        return 0.0;
+    if (k == 0) return 0.0;
     double *L = alloc((size_t)m * k), *U = alloc((size_t)k * n);
     double *PA = alloc((size_t)m * n);
     split_lu(m, n, LU, ldlu, L, U);
     LAPACKE_dlacpy(LAPACK_COL_MAJOR, 'A', m, n, A, lda, PA, m);
     LAPACKE_dlaswp(LAPACK_COL_MAJOR, n, PA, m, 1, k, ipiv, 1);
     // PA -= L U
-    cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, m, n, k, -1.0, L,
-                m, U, k, 1.0, PA, m);
+    cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, m, n, k, -1.0, L, m,
+                U, k, 1.0, PA, m);
     double r = LAPACKE_dlange(LAPACK_COL_MAJOR, '1', m, n, PA, m);
     double anorm = LAPACKE_dlange(LAPACK_COL_MAJOR, '1', m, n, A, lda);
     free(L);
@@ -112,8 +118,7 @@ double hyla_check_dresid_getrf_probe(int m, int n, const double *A, int lda,
                                      const int *ipiv)
 {
     int k = m < n ? m : n;
-    if (k == 0)
-        return 0.0;
+    if (k == 0) return 0.0;
     double *x = alloc(n), *y = alloc(m), *z = alloc(m), *ux = alloc(k);
     hyla_check_dgen(n, 1, x, n, 4242);
     // y = P A x
@@ -129,8 +134,8 @@ double hyla_check_dresid_getrf_probe(int m, int n, const double *A, int lda,
                     LU + (size_t)k * ldlu, ldlu, x + k, 1, 1.0, ux, 1);
     // z = L ux: the unit triangle, then the rows below it
     memcpy(z, ux, sizeof(double) * k);
-    cblas_dtrmv(CblasColMajor, CblasLower, CblasNoTrans, CblasUnit, k, LU,
-                ldlu, z, 1);
+    cblas_dtrmv(CblasColMajor, CblasLower, CblasNoTrans, CblasUnit, k, LU, ldlu,
+                z, 1);
     if (m > k)
         cblas_dgemv(CblasColMajor, CblasNoTrans, m - k, k, 1.0, LU + k, ldlu,
                     ux, 1, 0.0, z + k, 1);
@@ -156,8 +161,7 @@ static double *factor(char uplo, int n, const double *F, int ldf)
 double hyla_check_dresid_potrf(char uplo, int n, const double *A, int lda,
                                const double *F, int ldf)
 {
-    if (n == 0)
-        return 0.0;
+    if (n == 0) return 0.0;
     double *T = factor(uplo, n, F, ldf), *C = alloc((size_t)n * n);
     int lower = uplo == 'L' || uplo == 'l';
     // C = A - L L^T (or A - U^T U) on the uplo triangle
@@ -171,11 +175,10 @@ double hyla_check_dresid_potrf(char uplo, int n, const double *A, int lda,
     return scaled(r, anorm, 1.0, n);
 }
 
-double hyla_check_dresid_potrf_probe(char uplo, int n, const double *A,
-                                     int lda, const double *F, int ldf)
+double hyla_check_dresid_potrf_probe(char uplo, int n, const double *A, int lda,
+                                     const double *F, int ldf)
 {
-    if (n == 0)
-        return 0.0;
+    if (n == 0) return 0.0;
     int lower = uplo == 'L' || uplo == 'l';
     CBLAS_UPLO u = lower ? CblasLower : CblasUpper;
     double *x = alloc(n), *y = alloc(n), *z = alloc(n);
@@ -201,8 +204,7 @@ double hyla_check_dresid_solve(char trans, int n, int nrhs, const double *A,
                                int lda, const double *X, int ldx,
                                const double *B, int ldb)
 {
-    if (n == 0 || nrhs == 0)
-        return 0.0;
+    if (n == 0 || nrhs == 0) return 0.0;
     int t = trans == 'T' || trans == 't' || trans == 'C' || trans == 'c';
     double *R = alloc((size_t)n * nrhs);
     LAPACKE_dlacpy(LAPACK_COL_MAJOR, 'A', n, nrhs, B, ldb, R, n);

@@ -37,8 +37,8 @@ double hyla_check_dresid_potrf(char uplo, int n, const double *A, int lda,
                                const double *F, int ldf);
 
 // The O(n^2) form with a random vector.
-double hyla_check_dresid_potrf_probe(char uplo, int n, const double *A,
-                                     int lda, const double *F, int ldf);
+double hyla_check_dresid_potrf_probe(char uplo, int n, const double *A, int lda,
+                                     const double *F, int ldf);
 
 // max over the columns of ||b - A x||_inf / (||A||_inf ||x||_inf n eps);
 // trans 'N' or 'T' selects A or A^T.

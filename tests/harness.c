@@ -21,23 +21,27 @@ double th_now(void)
 
 static double tic;
 
-void th_tic(void) { tic = th_now(); }
+void th_tic(void)
+{
+    tic = th_now();
+}
 
-double th_toc(void) { return th_now() - tic; }
+double th_toc(void)
+{
+    return th_now() - tic;
+}
 
 void th_begin(const char *suite)
 {
     printf("# %s\n", suite);
     printf("%% %-14s %6s %6s %4s %3s %4s %9s %8s %10s  %s\n", "routine", "m",
-           "n", "nb", "la", "ncpu", "seconds", "gflops", "residual",
-           "status");
+           "n", "nb", "la", "ncpu", "seconds", "gflops", "residual", "status");
 }
 
 int th_end(void)
 {
     printf("%d passed, %d failed, %d skipped\n", th.pass, th.fail, th.skip);
-    if (th.fail)
-        return 1;
+    if (th.fail) return 1;
     return th.pass ? 0 : 77;
 }
 
@@ -94,8 +98,7 @@ int th_check(int ok, const char *fmt, ...)
     return 0;
 }
 
-int th_status(int got, int want, const char *call, const char *file,
-              int line)
+int th_status(int got, int want, const char *call, const char *file, int line)
 {
     return th_check(got == want, "%s:%d: %s returned %d (%s), expected %d (%s)",
                     file, line, call, got, hyla_strerror(got), want,

@@ -22,13 +22,13 @@ void th_row(const char *routine, int m, int n, int nb, double seconds,
             double flops, double resid, int ok, const char *note);
 
 // A check without a table row; prints the message only when it fails.
-int th_check(int ok, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+int th_check(int ok, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
 
 // Expect status `want` from a call; prints both values on failure.  The
 // call is evaluated once.
 #define TH_STATUS(got, want) th_status((got), (want), #got, __FILE__, __LINE__)
-int th_status(int got, int want, const char *call, const char *file,
-              int line);
+int th_status(int got, int want, const char *call, const char *file, int line);
 
 void th_skip(const char *why);
 

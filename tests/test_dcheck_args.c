@@ -136,17 +136,10 @@ static void bad_pivots(int which, int *p)
 {
     memcpy(p, ipiv0, sizeof ipiv0);
     switch (which) {
-    case 0:
-        p[3] = 3;
-        break;
-    case 1:
-        p[N - 1] = N + 1;
-        break;
-    case 2:
-        p[0] = 0;
-        break;
-    default:
-        p[5] = -1;
+    case 0: p[3] = 3; break;
+    case 1: p[N - 1] = N + 1; break;
+    case 2: p[0] = 0; break;
+    default: p[5] = -1;
     }
 }
 
@@ -311,8 +304,7 @@ static void lower_case(void)
         memcpy(A, S, sizeof A);
         memcpy(X, B0, sizeof X);
         int rc = hyla_dgetrf(N, N, A, LDA, p);
-        if (!rc)
-            rc = hyla_dgetrs(transes[t], N, NRHS, A, LDA, p, X, LDB);
+        if (!rc) rc = hyla_dgetrs(transes[t], N, NRHS, A, LDA, p, X, LDB);
         double resid = hyla_check_dresid_solve(transes[t] == 'n' ? 'N' : 'T', N,
                                                NRHS, S, LDA, X, LDB, B0, LDB);
         th_check(rc == 0 && resid <= HYLA_CHECK_TOL,
@@ -330,8 +322,7 @@ static void lower_case(void)
         memcpy(A, S, sizeof A);
         memcpy(X, B0, sizeof X);
         rc = hyla_dpotrf(uplos[u], N, A, LDA);
-        if (!rc)
-            rc = hyla_dpotrs(uplos[u], N, NRHS, A, LDA, X, LDB);
+        if (!rc) rc = hyla_dpotrs(uplos[u], N, NRHS, A, LDA, X, LDB);
         resid = hyla_check_dresid_solve('N', N, NRHS, S, LDA, X, LDB, B0, LDB);
         th_check(rc == 0 && resid <= HYLA_CHECK_TOL,
                  "dpotrf/dpotrs('%c'): %d, residual %.2e", uplos[u], rc, resid);
@@ -439,8 +430,7 @@ static void guarded(const char *name, void (*fn)(void))
             after[i] -= before[i];
         printf("  %-14s %d passed, %d failed\n", name, after[0], after[1]);
         fflush(stdout);
-        if (write(fd[1], after, sizeof after) != sizeof after)
-            exit(2);
+        if (write(fd[1], after, sizeof after) != sizeof after) exit(2);
         exit(0);
     }
     close(fd[1]);
@@ -448,8 +438,7 @@ static void guarded(const char *name, void (*fn)(void))
     ssize_t got = read(fd[0], counts, sizeof counts);
     close(fd[0]);
     waitpid(pid, &status, 0);
-    if (got == (ssize_t)sizeof counts)
-        th_add_counts(counts);
+    if (got == (ssize_t)sizeof counts) th_add_counts(counts);
     th_check(got == (ssize_t)sizeof counts && WIFEXITED(status) &&
                  WEXITSTATUS(status) == 0,
              "%s: the child process %s %d", name,

@@ -62,12 +62,9 @@ static int to_tiles(int n, int nrhs, int nb, const double *A, int lda,
 {
     *TA = *TB = NULL;
     int rc = hyla_desc_create(TA, HYLA_DOUBLE, n, n, nb);
-    if (!rc)
-        rc = hyla_desc_create(TB, HYLA_DOUBLE, n, nrhs, nb);
-    if (!rc)
-        rc = hyla_dlap_to_desc(A, lda, *TA);
-    if (!rc)
-        rc = hyla_dlap_to_desc(B, ldb, *TB);
+    if (!rc) rc = hyla_desc_create(TB, HYLA_DOUBLE, n, nrhs, nb);
+    if (!rc) rc = hyla_dlap_to_desc(A, lda, *TA);
+    if (!rc) rc = hyla_dlap_to_desc(B, ldb, *TB);
     return rc;
 }
 
@@ -77,10 +74,8 @@ static int from_tiles(int rc, hyla_desc_t **TA, hyla_desc_t **TB, double *A,
                       int lda, double *B, int ldb)
 {
     int r;
-    if (*TA && (r = hyla_ddesc_to_lap(*TA, A, lda)) && rc >= 0)
-        rc = r;
-    if (*TB && (r = hyla_ddesc_to_lap(*TB, B, ldb)) && rc >= 0)
-        rc = r;
+    if (*TA && (r = hyla_ddesc_to_lap(*TA, A, lda)) && rc >= 0) rc = r;
+    if (*TB && (r = hyla_ddesc_to_lap(*TB, B, ldb)) && rc >= 0) rc = r;
     hyla_desc_destroy(TA);
     hyla_desc_destroy(TB);
     return rc;
@@ -94,31 +89,20 @@ static int solve(int api, int op, char flag, int n, int nrhs, int nb, double *F,
 {
     if (api == API_LAPACK) {
         switch (op) {
-        case GESV:
-            return hyla_dgesv(n, nrhs, F, lda, ipiv, X, ldb);
-        case GETRS:
-            return hyla_dgetrs(flag, n, nrhs, F, lda, ipiv, X, ldb);
-        case POSV:
-            return hyla_dposv(flag, n, nrhs, F, lda, X, ldb);
-        default:
-            return hyla_dpotrs(flag, n, nrhs, F, lda, X, ldb);
+        case GESV: return hyla_dgesv(n, nrhs, F, lda, ipiv, X, ldb);
+        case GETRS: return hyla_dgetrs(flag, n, nrhs, F, lda, ipiv, X, ldb);
+        case POSV: return hyla_dposv(flag, n, nrhs, F, lda, X, ldb);
+        default: return hyla_dpotrs(flag, n, nrhs, F, lda, X, ldb);
         }
     }
     hyla_desc_t *TA, *TB;
     int rc = to_tiles(n, nrhs, nb, F, lda, X, ldb, &TA, &TB);
     if (!rc) {
         switch (op) {
-        case GESV:
-            rc = hyla_dgesv_tile(TA, ipiv, TB);
-            break;
-        case GETRS:
-            rc = hyla_dgetrs_tile(flag, TA, ipiv, TB);
-            break;
-        case POSV:
-            rc = hyla_dposv_tile(flag, TA, TB);
-            break;
-        default:
-            rc = hyla_dpotrs_tile(flag, TA, TB);
+        case GESV: rc = hyla_dgesv_tile(TA, ipiv, TB); break;
+        case GETRS: rc = hyla_dgetrs_tile(flag, TA, ipiv, TB); break;
+        case POSV: rc = hyla_dposv_tile(flag, TA, TB); break;
+        default: rc = hyla_dpotrs_tile(flag, TA, TB);
         }
     }
     return from_tiles(rc, &TA, &TB, F, lda, X, ldb);
@@ -133,8 +117,7 @@ static int prefactor(int api, int op, char flag, int n, int nb, double *F,
                            : hyla_dpotrf(flag, n, F, lda);
     hyla_desc_t *TA;
     int rc = hyla_desc_create(&TA, HYLA_DOUBLE, n, n, nb);
-    if (!rc)
-        rc = hyla_dlap_to_desc(F, lda, TA);
+    if (!rc) rc = hyla_dlap_to_desc(F, lda, TA);
     if (!rc)
         rc = op == GETRS ? hyla_dgetrf_tile(TA, ipiv)
                          : hyla_dpotrf_tile(flag, TA);
@@ -151,8 +134,7 @@ static double *gen_a(int op, int n, int lda, int seed)
 {
     double *A = alloc(lda, n);
     hyla_check_dgen(lda, n, A, lda, seed);
-    if (op == POSV || op == POTRS)
-        hyla_check_dgen_spd(n, A, lda, seed);
+    if (op == POSV || op == POTRS) hyla_check_dgen_spd(n, A, lda, seed);
     return A;
 }
 
@@ -328,8 +310,7 @@ int main(void)
                             run(api, POTRS, uplos[u], n, nrhs, nb, seed++);
                         }
                     }
-                    if (n > 0 && nrhs > 0)
-                        reference(n, nrhs, nb, seed++);
+                    if (n > 0 && nrhs > 0) reference(n, nrhs, nb, seed++);
                 }
             th_finalize();
         }

@@ -26,14 +26,11 @@ enum { RANDOM, PIVOTED };
 // Factor A (m-by-n, lda) in place through one API; returns the status.
 static int factor(int api, int m, int n, double *A, int lda, int *ipiv, int nb)
 {
-    if (api == API_LAPACK)
-        return hyla_dgetrf(m, n, A, lda, ipiv);
+    if (api == API_LAPACK) return hyla_dgetrf(m, n, A, lda, ipiv);
     hyla_desc_t *T;
     int rc = hyla_desc_create(&T, HYLA_DOUBLE, m, n, nb);
-    if (!rc)
-        rc = hyla_dlap_to_desc(A, lda, T);
-    if (!rc)
-        rc = hyla_dgetrf_tile(T, ipiv);
+    if (!rc) rc = hyla_dlap_to_desc(A, lda, T);
+    if (!rc) rc = hyla_dgetrf_tile(T, ipiv);
     if (rc >= 0) {
         int rc2 = hyla_ddesc_to_lap(T, A, lda);
         rc = rc2 ? rc2 : rc;
@@ -43,8 +40,7 @@ static int factor(int api, int m, int n, double *A, int lda, int *ipiv, int nb)
 }
 
 // One case: counts a row.  zero_col >= 0 zeroes a column.
-static void run(int api, int kind, int m, int n, int nb, int zero_col,
-                int seed)
+static void run(int api, int kind, int m, int n, int nb, int zero_col, int seed)
 {
     int lda = m + 3, k = m < n ? m : n;
     size_t size = (size_t)lda * (n ? n : 1);
@@ -66,9 +62,8 @@ static void run(int api, int kind, int m, int n, int nb, int zero_col,
     int info = factor(api, m, n, LU, lda, ipiv, nb);
     double t = th_toc();
     int rinfo = k ? LAPACKE_dgetrf(LAPACK_COL_MAJOR, m, n, R, lda, rpiv) : 0;
-    double resid = info >= 0 ? hyla_check_dresid_getrf(m, n, A, lda, LU, lda,
-                                                       ipiv)
-                             : NAN;
+    double resid =
+        info >= 0 ? hyla_check_dresid_getrf(m, n, A, lda, LU, lda, ipiv) : NAN;
     int tie_free = kind == PIVOTED || sizeof(double) == 8;
     int same_piv = !tie_free || !memcmp(ipiv, rpiv, sizeof(int) * k);
     // Rows below m (padding up to lda) must be untouched.
@@ -80,7 +75,8 @@ static void run(int api, int kind, int m, int n, int nb, int zero_col,
     char note[96];
     snprintf(note, sizeof note, "%s info=%d/%d%s%s",
              api == API_LAPACK ? "lapack" : "tile", info, rinfo,
-             same_piv ? "" : " pivots-differ", pad_ok ? "" : " padding-changed");
+             same_piv ? "" : " pivots-differ",
+             pad_ok ? "" : " padding-changed");
     int ok = info == rinfo && resid <= HYLA_CHECK_TOL && same_piv && pad_ok;
     th_row("dgetrf", m, n, nb, t, 2.0 / 3.0 * k * k * (3.0 * n - k), resid, ok,
            note);
@@ -121,13 +117,20 @@ int main(void)
                 th_init(ncpus, nb, las[l]);
                 // Shapes around the tile size: smaller than a tile, one
                 // tile, edge tiles, tall and wide.
-                const int shapes[][2] = {
-                    {0, 0},           {0, 5},           {5, 0},
-                    {1, 1},           {1, 6},           {6, 1},
-                    {nb - 1, nb - 1}, {nb, nb},         {nb + 1, nb + 1},
-                    {2 * nb + 3, 2 * nb + 3},           {3 * nb + 1, 2 * nb - 1},
-                    {2 * nb - 1, 3 * nb + 1},           {4 * nb + 5, nb + 2},
-                    {nb + 2, 4 * nb + 5}};
+                const int shapes[][2] = {{0, 0},
+                                         {0, 5},
+                                         {5, 0},
+                                         {1, 1},
+                                         {1, 6},
+                                         {6, 1},
+                                         {nb - 1, nb - 1},
+                                         {nb, nb},
+                                         {nb + 1, nb + 1},
+                                         {2 * nb + 3, 2 * nb + 3},
+                                         {3 * nb + 1, 2 * nb - 1},
+                                         {2 * nb - 1, 3 * nb + 1},
+                                         {4 * nb + 5, nb + 2},
+                                         {nb + 2, 4 * nb + 5}};
                 for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++)
                     for (int api = API_LAPACK; api <= API_TILE; api++)
                         for (int kind = RANDOM; kind <= PIVOTED; kind++)

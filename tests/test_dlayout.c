@@ -78,10 +78,8 @@ static void run(int m, int n, int nb, int lda, int seed)
     hyla_desc_t *T = NULL;
     th_tic();
     int rc = hyla_desc_create(&T, HYLA_DOUBLE, m, n, nb);
-    if (!rc)
-        rc = hyla_dlap_to_desc(Af, lda, T);
-    if (!rc)
-        rc = hyla_ddesc_to_lap(T, Bf, lda);
+    if (!rc) rc = hyla_dlap_to_desc(Af, lda, T);
+    if (!rc) rc = hyla_ddesc_to_lap(T, Bf, lda);
     double t = th_toc();
     if (!rc) {
         in_ok = !memcmp(Af, A0, sizeof(double) * size);

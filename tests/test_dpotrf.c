@@ -50,14 +50,11 @@ static int referenced(char uplo, int i, int j)
 // triangle of the tile matrix would show too.
 static int factor(int api, char uplo, int n, double *A, int lda, int nb)
 {
-    if (api == API_LAPACK)
-        return hyla_dpotrf(uplo, n, A, lda);
+    if (api == API_LAPACK) return hyla_dpotrf(uplo, n, A, lda);
     hyla_desc_t *T;
     int rc = hyla_desc_create(&T, HYLA_DOUBLE, n, n, nb);
-    if (!rc)
-        rc = hyla_dlap_to_desc(A, lda, T);
-    if (!rc)
-        rc = hyla_dpotrf_tile(uplo, T);
+    if (!rc) rc = hyla_dlap_to_desc(A, lda, T);
+    if (!rc) rc = hyla_dpotrf_tile(uplo, T);
     if (rc >= 0) {
         int rc2 = hyla_ddesc_to_lap(T, A, lda);
         rc = rc2 ? rc2 : rc;

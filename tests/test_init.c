@@ -149,9 +149,7 @@ static void bad_configs(void)
             c.ncpus = 0;
             what = "ncpus = 0 (no GPU codelets)";
             break;
-        default:
-            c.scheduler = long_name;
-            what = "long scheduler name";
+        default: c.scheduler = long_name; what = "long scheduler name";
         }
         int rc = hyla_init(&c);
         snap();
@@ -159,8 +157,7 @@ static void bad_configs(void)
         th_check(rc == -1 && detail[0] != '\0' && st,
                  "hyla_init(%s): %d (%s), detail '%s', %s", what, rc,
                  hyla_strerror(rc), detail, st ? "stopped" : "STARTED");
-        if (rc == 0)
-            hyla_finalize();
+        if (rc == 0) hyla_finalize();
     }
     // A good configuration still starts.
     hyla_config_t c = good();
@@ -200,8 +197,7 @@ static void worker_counts(void)
 {
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
     for (int want = -1; want <= 2; want++) {
-        if (want == 0)
-            continue;
+        if (want == 0) continue;
         hyla_config_t c = good(), got;
         c.ncpus = want;
         c.nb = 24 + want;
@@ -413,8 +409,7 @@ static void strings(void)
     TH_STATUS(hyla_finalize(), HYLA_ERR_NOT_INITIALIZED);
     pthread_t t;
     char seen[256] = "(thread not run)";
-    if (!pthread_create(&t, NULL, other_thread, seen))
-        pthread_join(t, NULL);
+    if (!pthread_create(&t, NULL, other_thread, seen)) pthread_join(t, NULL);
     th_check(seen[0] == '\0', "another thread sees the detail '%s'", seen);
     snap();
     th_check(detail_has("hyla_finalize"), "this thread lost its detail: '%s'",

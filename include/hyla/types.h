@@ -23,18 +23,18 @@ extern "C" {
  *  - > 0: a numerical result with LAPACK's meaning (for example the index of
  *    the first exactly zero pivot U(i,i) in getrf).
  */
-#define HYLA_STATUS_MAP(X)                                                    \
-    X(SUCCESS, 0, "success")                                                  \
-    X(ERR_NOT_INITIALIZED, -101, "hyla is not initialized: call hyla_init")   \
-    X(ERR_REINITIALIZED, -102, "hyla is already initialized")                 \
-    X(ERR_OUT_OF_MEMORY, -103, "host memory allocation failed")               \
-    X(ERR_DEVICE_MEMORY, -104, "device memory allocation failed")             \
-    X(ERR_NOT_SUPPORTED, -105, "not supported by this build or machine")      \
-    X(ERR_RUNTIME, -106, "a StarPU call failed")                              \
-    X(ERR_CUDA, -107, "a CUDA runtime call failed")                           \
-    X(ERR_CUBLAS, -108, "a cuBLAS call failed")                               \
-    X(ERR_NO_WORKER, -109, "no worker can run a task of this call")           \
-    X(ERR_ENVIRONMENT, -110, "a HYLA_* environment variable is invalid")      \
+#define HYLA_STATUS_MAP(X)                                                     \
+    X(SUCCESS, 0, "success")                                                   \
+    X(ERR_NOT_INITIALIZED, -101, "hyla is not initialized: call hyla_init")    \
+    X(ERR_REINITIALIZED, -102, "hyla is already initialized")                  \
+    X(ERR_OUT_OF_MEMORY, -103, "host memory allocation failed")                \
+    X(ERR_DEVICE_MEMORY, -104, "device memory allocation failed")              \
+    X(ERR_NOT_SUPPORTED, -105, "not supported by this build or machine")       \
+    X(ERR_RUNTIME, -106, "a StarPU call failed")                               \
+    X(ERR_CUDA, -107, "a CUDA runtime call failed")                            \
+    X(ERR_CUBLAS, -108, "a cuBLAS call failed")                                \
+    X(ERR_NO_WORKER, -109, "no worker can run a task of this call")            \
+    X(ERR_ENVIRONMENT, -110, "a HYLA_* environment variable is invalid")       \
     X(ERR_BUSY, -111, "tile matrices are still alive")
 
 typedef enum hyla_status {
@@ -52,10 +52,7 @@ typedef enum hyla_mode {
 } hyla_mode_t;
 
 /** Element type of a tile matrix. */
-typedef enum hyla_dtype {
-    HYLA_DOUBLE = 0,
-    HYLA_FLOAT = 1
-} hyla_dtype_t;
+typedef enum hyla_dtype { HYLA_DOUBLE = 0, HYLA_FLOAT = 1 } hyla_dtype_t;
 
 /**
  * Process-wide configuration, given to hyla_init().
