@@ -13,7 +13,7 @@
 // ||PA - LU|| / (||A|| n eps), pivots equal to LAPACKE_dgetrf's and info
 // equal to LAPACK's, on square, tall, wide and edge-tile shapes, for several
 // tile sizes, lookahead depths and 1 or 2 CPU workers; zero columns give
-// info = their index; NaN input returns.
+// info = their index; NaN or Inf input returns.
 //
 // Pivots are compared on input without ties: in double, random matrices
 // (the candidates differ by far more than rounding); in any precision,
@@ -87,19 +87,21 @@ static void run(int api, int kind, int m, int n, int nb, int zero_col, int seed)
     free(rpiv);
 }
 
-// A NaN in the input: the call returns (no hang) and the NaN reaches U.
-static void nan_input(int nb)
+// A NaN or an Inf in the input: the call returns (no hang), with
+// info >= 0, and the NaN or Inf reaches the factors.
+static void bad_value(int nb, double value)
 {
     int n = 3 * nb + 2, k = 0;
     double *A = malloc(sizeof(double) * n * n);
     int *ipiv = malloc(sizeof(int) * n);
     hyla_check_dgen(n, n, A, n, 77);
-    A[(size_t)(n / 2) * n + n / 2] = NAN;
+    A[(size_t)(n / 2) * n + n / 2] = value;
     int info = hyla_dgetrf(n, n, A, n, ipiv);
     for (int i = 0; i < n * n; i++)
-        k += isnan(A[i]);
+        k += !isfinite(A[i]);
     th_check(info >= 0 && k > 0,
-             "dgetrf with a NaN: info = %d, %d NaN in the factors", info, k);
+             "dgetrf with %g: info = %d, %d non-finite values in the factors",
+             (double)value, info, k);
     free(A);
     free(ipiv);
 }
@@ -148,7 +150,9 @@ int main(void)
             run(api, RANDOM, 30, 30, 7, zero_cols[z], 100 + (int)z);
     run(API_LAPACK, RANDOM, 40, 20, 7, 19, 200);
     run(API_TILE, RANDOM, 20, 40, 7, 10, 201);
-    nan_input(7);
+    bad_value(7, NAN);
+    bad_value(7, INFINITY);
+    bad_value(7, -INFINITY);
     th_finalize();
 
     // Larger: many tiles, the default tile size through the tile API.

@@ -191,10 +191,14 @@ static void breakdowns(int nb, int *seed)
                 breakdown(api, uplo, n, nb, j, j, NAN, j + 1, 0, "NaN",
                           (*seed)++);
             }
+            // An Inf below the diagonal at (i, j) makes L(i, j) infinite
+            // and the minor of order max(i, j) + 1 -Inf: not positive.
             for (size_t c = 0; c < sizeof offdiag / sizeof offdiag[0]; c++) {
                 int i = offdiag[c][0], j = offdiag[c][1];
                 breakdown(api, uplo, n, nb, i, j, NAN, (i > j ? i : j) + 1, 0,
                           "NaN", (*seed)++);
+                breakdown(api, uplo, n, nb, i, j, INFINITY,
+                          (i > j ? i : j) + 1, 0, "Inf", (*seed)++);
             }
         }
 }
