@@ -3,6 +3,7 @@
 #ifndef HYLA_CPU_CPU_D_H
 #define HYLA_CPU_CPU_D_H
 
+#include "barrier.h"
 #include "flags.h"
 #include <stddef.h>
 
@@ -20,10 +21,33 @@ static inline double *hyla_dpanel_row(const hyla_dpanel_t *P, int r)
     return P->tile[r / P->mb] + (size_t)(r % P->mb) * P->ld;
 }
 
+// State shared by the threads that factor one panel together: a barrier,
+// and per thread its pivot candidate (|value|, row, and a copy of the
+// row) for the current column; the copies of old row j, double-buffered
+// by column parity.  One block of hyla_dpanel_shared_size() bytes.
+typedef struct hyla_dpanel_shared {
+    hyla_barrier_t barrier;
+    int nthreads, n;
+    double *val;  // [2][nthreads]
+    int *idx;     // [2][nthreads]
+    double *rows; // [2][nthreads + 1][n]: candidates, then old row j
+} hyla_dpanel_shared_t;
+
+size_t hyla_dpanel_shared_size(int nthreads, int n);
+
+// Lay out the shared state in mem (hyla_dpanel_shared_size() bytes).
+hyla_dpanel_shared_t *hyla_dpanel_shared_init(void *mem, int nthreads, int n);
+
 // LU with partial pivoting of the tile column P (min(m, n) pivots, rows
-// interchanged across its whole width).  ipiv gets 0-based row numbers
-// within P.  Returns 0, or the 1-based first column whose pivot is zero.
-int hyla_cpu_dgetrf_panel(const hyla_dpanel_t *P, int *ipiv);
+// interchanged across its whole width), by S->nthreads threads at once:
+// each calls it with its rank.  Thread t owns a contiguous range of tiles,
+// tile 0 (with the diagonal block) going to rank 0.  Recursive on columns
+// down to leaves of ib columns; inside a leaf each column costs one barrier
+// (pivot search reduction), each recursion level one more (after the TRSM).
+// ipiv gets 0-based row numbers within P.  Returns 0, or the 1-based first
+// column whose pivot is exactly zero (the same in every thread).
+int hyla_cpu_dgetrf_panel(const hyla_dpanel_t *P, int *ipiv, int ib, int rank,
+                          hyla_dpanel_shared_t *S);
 
 // Apply the interchanges ipiv[k1 .. k2-1] (1-based global rows; row0 is the
 // global number of P's first row, and pivot i concerns P's row i) to the

@@ -66,6 +66,14 @@ HYLA_EXPORT const char *hyla_strerror(int status);
  */
 HYLA_EXPORT const char *hyla_error_detail(void);
 
+/**
+ * One line on the running configuration's workers and on the cores that
+ * factor LU panels together (chosen with hwloc: cores sharing an L3 cache
+ * first), e.g. "16 CPU workers; LU panel on 4 threads (L3 #0 of package
+ * #0), cores 0 1 2 3".  Empty before hyla_init().
+ */
+HYLA_EXPORT const char *hyla_topology(void);
+
 /** Library version, "major.minor.patch". */
 HYLA_EXPORT const char *hyla_version(void);
 

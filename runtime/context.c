@@ -164,6 +164,12 @@ HYLA_EXPORT int hyla_init(const hyla_config_t *cfg)
     ctx.blas_threads = openblas_get_num_threads();
     openblas_set_num_threads(1);
 
+    if ((rc = hyla_rt_panel_workers_init(c.panel_threads))) {
+        starpu_shutdown();
+        openblas_set_num_threads(ctx.blas_threads);
+        return hyla_rt_error(rc, "hyla_init: cannot build the panel workers");
+    }
+    c.panel_threads = hyla_rt_panel_threads();
     c.ncpus = (int)starpu_cpu_worker_get_count();
     c.scheduler = ctx.scheduler;
     ctx.cfg = c;

@@ -23,6 +23,21 @@ int hyla_rt_live_descs(void);
 // Free the block kept for the next tile matrix.
 void hyla_rt_tiles_cache_release(void);
 
+// CPU workers of the running StarPU.
+int hyla_rt_cpu_workers(void);
+
+// The worker a panel of ntiles tiles runs on: a combined worker of
+// min(panel_threads, ntiles) CPU workers chosen for locality, or -1 (any
+// worker, as the scheduler decides) for a single thread.
+int hyla_rt_panel_worker(int ntiles);
+
+// Build the combined workers for parallel panels; called by hyla_init.
+int hyla_rt_panel_workers_init(int panel_threads);
+// Panel threads in force (panel_threads capped by the CPU workers).
+int hyla_rt_panel_threads(void);
+// One line on the workers and the panel cores.
+const char *hyla_rt_topology(void);
+
 // Task accounting: every task carries its sequence, which counts it.
 void hyla_rt_seq_task_added(hyla_seq_t *seq);
 void hyla_rt_seq_task_done(void *seq);

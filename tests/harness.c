@@ -45,13 +45,16 @@ int th_end(void)
     return th.pass ? 0 : 77;
 }
 
-void th_init(int ncpus, int nb, int la)
+void th_init(int ncpus, int nb, int la) { th_init_panel(ncpus, nb, la, 1); }
+
+void th_init_panel(int ncpus, int nb, int la, int panel_threads)
 {
     hyla_config_t cfg;
     hyla_config_init(&cfg);
     cfg.ncpus = ncpus;
     cfg.nb = nb;
     cfg.lookahead = la;
+    cfg.panel_threads = panel_threads;
     int rc = hyla_init(&cfg);
     if (rc) {
         printf("FAIL hyla_init: %d (%s) %s\n", rc, hyla_strerror(rc),

@@ -15,6 +15,8 @@ int th_end(void);
 // Start hyla with ncpus CPU workers, tile size nb and lookahead la, or fail
 // the program.  Sets the columns the rows below print.
 void th_init(int ncpus, int nb, int la);
+// The same with LU panels factored by panel_threads threads.
+void th_init_panel(int ncpus, int nb, int la, int panel_threads);
 void th_finalize(void);
 
 // One numerical case: prints a row and counts it.  ok decides.

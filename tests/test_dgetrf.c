@@ -12,7 +12,8 @@
 // Checks hyla_dgetrf and hyla_dgetrf_tile: the factor residual
 // ||PA - LU|| / (||A|| n eps), pivots equal to LAPACKE_dgetrf's and info
 // equal to LAPACK's, on square, tall, wide and edge-tile shapes, for several
-// tile sizes, lookahead depths and 1 or 2 CPU workers; zero columns give
+// tile sizes, lookahead depths, 1 or 2 CPU workers and 1 or 2 panel
+// threads (a parallel panel on a combined worker); zero columns give
 // info = their index; NaN or Inf input returns.
 //
 // Pivots are compared on input without ties: in double, random matrices
@@ -112,11 +113,14 @@ int main(void)
     static const int nbs[] = {1, 7, 32};
     static const int las[] = {0, 1, 3};
     int seed = 1;
-    for (int ncpus = 1; ncpus <= 2; ncpus++)
+    // Workers x panel threads: 1 x 1, 2 x 1, 2 x 2 (a parallel panel on a
+    // combined worker of both).
+    static const int workers[][2] = {{1, 1}, {2, 1}, {2, 2}};
+    for (size_t w = 0; w < sizeof workers / sizeof workers[0]; w++)
         for (size_t b = 0; b < sizeof nbs / sizeof nbs[0]; b++)
             for (size_t l = 0; l < sizeof las / sizeof las[0]; l++) {
                 int nb = nbs[b];
-                th_init(ncpus, nb, las[l]);
+                th_init_panel(workers[w][0], nb, las[l], workers[w][1]);
                 // Shapes around the tile size: smaller than a tile, one
                 // tile, edge tiles, tall and wide.
                 const int shapes[][2] = {{0, 0},
@@ -143,7 +147,7 @@ int main(void)
 
     // Exactly singular: a zero column j gives U(j, j) = 0 and info = j + 1,
     // in the first tile, on tile edges and in the last column.
-    th_init(2, 7, 1);
+    th_init_panel(2, 7, 1, 2);
     static const int zero_cols[] = {0, 6, 7, 13, 29};
     for (size_t z = 0; z < sizeof zero_cols / sizeof zero_cols[0]; z++)
         for (int api = API_LAPACK; api <= API_TILE; api++)
@@ -155,8 +159,9 @@ int main(void)
     bad_value(7, -INFINITY);
     th_finalize();
 
-    // Larger: many tiles, the default tile size through the tile API.
-    th_init(2, 48, 2);
+    // Larger: many tiles, the default tile size through the tile API, and
+    // parallel panels.
+    th_init_panel(2, 48, 2, 2);
     run(API_LAPACK, RANDOM, 300, 300, 48, -1, 300);
     run(API_TILE, PIVOTED, 500, 180, 0, -1, 301);
     th_finalize();
