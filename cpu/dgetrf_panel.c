@@ -11,7 +11,10 @@
 
 //==== shared state ====
 
-static size_t align64(size_t x) { return (x + 63) & ~(size_t)63; }
+static size_t align64(size_t x)
+{
+    return (x + 63) & ~(size_t)63;
+}
 
 size_t hyla_dpanel_shared_size(int nthreads, int n)
 {
@@ -73,6 +76,22 @@ static void own_rows(thread_t *t)
 
 //==== leaf: columns one by one ====
 
+// This thread's pivot candidate in column j (< end), over its rows >= j:
+// the largest |value|, the first row on a tie.  Nothing when j == end.
+static void search(const thread_t *t, int j, int end, double *best, int *at)
+{
+    *best = -1.0;
+    *at = -1;
+    if (j >= end) return;
+    for (int r = hyla_imax(t->r0, j); r < t->r1; r++) {
+        double v = fabs(row(t, r)[j]);
+        if (*at < 0 || v > *best) {
+            *best = v;
+            *at = r;
+        }
+    }
+}
+
 // Column j of a leaf block [j0, j0 + w):
 //  1. each thread publishes its best candidate below the diagonal (and a
 //     copy of that row; rank 0 also a copy of row j); one barrier;
@@ -88,22 +107,16 @@ static void leaf(thread_t *t, int j0, int w)
 {
     hyla_dpanel_shared_t *S = t->S;
     int n = t->P->n, nth = t->nth;
+    double best = -1.0; // this thread's candidate for column j: |value|
+    int at = -1;        // and row
     for (int j = j0; j < j0 + w; j++) {
         int buf = j & 1;
         double *val = S->val + buf * nth;
         int *idx = S->idx + buf * nth;
         double *copies = S->rows + (size_t)buf * (nth + 1) * n;
 
-        // 1. local candidate
-        double best = -1.0;
-        int at = -1;
-        for (int r = hyla_imax(t->r0, j); r < t->r1; r++) {
-            double v = fabs(row(t, r)[j]);
-            if (at < 0 || v > best) {
-                best = v;
-                at = r;
-            }
-        }
+        // 1. local candidate (found while updating, after the first column)
+        if (j == j0) search(t, j, j0 + w, &best, &at);
         val[t->rank] = best;
         idx[t->rank] = at;
         if (at >= 0)
@@ -124,33 +137,42 @@ static void leaf(thread_t *t, int j0, int w)
             }
         const double *prow = copies + (size_t)owner * n;
         const double *oldj = copies + (size_t)nth * n;
-        if (t->rank == 0)
-            t->ipiv[j] = p;
+        if (t->rank == 0) t->ipiv[j] = p;
         double piv = prow[j];
         if (piv == 0.0) {
             // LAPACK: no interchange, no scaling; U(j, j) = 0 is reported.
-            if (!t->info)
-                t->info = j + 1;
+            // The column below is zero: nothing to update.
+            if (!t->info) t->info = j + 1;
+            search(t, j + 1, j0 + w, &best, &at);
             continue;
         }
 
         // 3. interchange rows j and p
         if (p != j) {
-            if (t->rank == 0)
-                memcpy(row(t, j), prow, sizeof(double) * n);
+            if (t->rank == 0) memcpy(row(t, j), prow, sizeof(double) * n);
             if (p >= t->r0 && p < t->r1)
                 memcpy(row(t, p), oldj, sizeof(double) * n);
         }
 
-        // 4. scale and update the rows below, within the leaf
+        // 4. scale and update the rows below, within the leaf, and find
+        // this thread's candidate for the next column on the way
         int scale = fabs(piv) >= DBL_MIN; // else divide, as LAPACK does
         double rp = 1.0 / piv;
+        best = -1.0;
+        at = -1;
         for (int r = hyla_imax(t->r0, j + 1); r < t->r1; r++) {
             double *a = row(t, r);
             double l = scale ? a[j] * rp : a[j] / piv;
             a[j] = l;
             for (int c = j + 1; c < j0 + w; c++)
                 a[c] -= l * prow[c];
+            if (j + 1 < j0 + w) {
+                double v = fabs(a[j + 1]);
+                if (at < 0 || v > best) {
+                    best = v;
+                    at = r;
+                }
+            }
         }
     }
 }
@@ -167,8 +189,7 @@ static void rec(thread_t *t, int j0, int w)
         return;
     }
     int w1 = w / 2 / t->ib * t->ib;
-    if (w1 == 0)
-        w1 = t->ib;
+    if (w1 == 0) w1 = t->ib;
     int w2 = w - w1, ld = t->P->ld;
     rec(t, j0, w1);
 
@@ -198,8 +219,7 @@ int hyla_cpu_dgetrf_panel(const hyla_dpanel_t *P, int *ipiv, int ib, int rank,
                   .nth = S->nthreads};
     own_rows(&t);
     int kb = hyla_imin(P->m, P->n);
-    if (kb > 0)
-        rec(&t, 0, kb);
+    if (kb > 0) rec(&t, 0, kb);
     // A wide panel (m < n) is a single tile, rank 0's: the columns right of
     // the square part get U.
     if (P->n > kb && kb > 0 && rank == 0) {
@@ -218,7 +238,7 @@ void hyla_cpu_dlaswp_panel(const hyla_dpanel_t *P, int row0, const int *ipiv,
     for (int i = first; i >= k1 && i < k2; i += step) {
         int p = ipiv[i] - 1 - row0;
         if (p != i)
-            cblas_dswap(P->n, hyla_dpanel_row(P, i), 1,
-                        hyla_dpanel_row(P, p), 1);
+            cblas_dswap(P->n, hyla_dpanel_row(P, i), 1, hyla_dpanel_row(P, p),
+                        1);
     }
 }

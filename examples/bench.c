@@ -30,7 +30,11 @@ void bench_summarize(seconds_t *t, int count, bench_result_t *r)
 double bench_flops(const bench_case_t *c)
 {
     double n = c->n, solve = 2.0 * n * n * c->nrhs;
-    if (!strcmp(c->routine, "getrf")) return 2.0 / 3.0 * n * n * n;
+    if (!strcmp(c->routine, "getrf")) {
+        // LAPACK's count for m x n, k = min(m, n): 2n^3/3 when square
+        double m = c->m, k = m < n ? m : n;
+        return 2.0 * (m * n * k - (m + n) * k * k / 2.0 + k * k * k / 3.0);
+    }
     if (!strcmp(c->routine, "potrf")) return n * n * n / 3.0;
     if (!strcmp(c->routine, "gesv")) return 2.0 / 3.0 * n * n * n + solve;
     return n * n * n / 3.0 + solve;

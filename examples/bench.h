@@ -5,12 +5,15 @@
 
 typedef struct bench_case {
     const char *routine; // getrf, potrf, gesv, posv
+    int m;               // rows of a getrf (the others are n x n)
     int n;
     int nrhs;   // gesv, posv
     int repeat; // timed runs (after one untimed warm-up for hyla)
     int check;  // compute the residual of the last run
     int tile;   // time hyla's tile-level call (layout copies left out)
     int seed;
+    const char *ref;   // getrf's reference: "lapack" (dgetrf) or "getf2"
+    const char *trace; // write a task trace of one more hyla run here
 } bench_case_t;
 
 typedef struct bench_result {

@@ -4,7 +4,9 @@
 #include "check.h"
 
 #include <hyla.h>
+#include <lapack.h>
 #include <lapacke.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -20,7 +22,7 @@ static int routine_id(const char *name)
 
 // The input of a case: A (and B for the solves), from the case's seed.
 typedef struct {
-    int id, n, nrhs;
+    int id, m, n, nrhs;
     double *A0, *B0; // originals
     double *A, *B;   // work copies
     int *ipiv;
@@ -31,24 +33,25 @@ static int input_make(const bench_case_t *c, input_t *in)
     in->id = routine_id(c->routine);
     if (in->id < 0) return -1;
     int n = in->n = c->n;
+    int m = in->m = in->id == GETRF && c->m > 0 ? c->m : n;
     in->nrhs = in->id == GESV || in->id == POSV ? c->nrhs : 0;
-    size_t nn = (size_t)n * n, nb = (size_t)n * in->nrhs;
+    size_t nn = (size_t)m * n, nb = (size_t)n * in->nrhs;
     in->A0 = malloc(sizeof(double) * (nn ? nn : 1));
     in->A = malloc(sizeof(double) * (nn ? nn : 1));
     in->B0 = malloc(sizeof(double) * (nb ? nb : 1));
     in->B = malloc(sizeof(double) * (nb ? nb : 1));
-    in->ipiv = malloc(sizeof(int) * (n ? n : 1));
+    in->ipiv = malloc(sizeof(int) * (m < n ? m + 1 : n + 1));
     if (in->id == POTRF || in->id == POSV)
         hyla_check_dgen_spd(n, in->A0, n, c->seed);
     else
-        hyla_check_dgen(n, n, in->A0, n, c->seed);
+        hyla_check_dgen(m, n, in->A0, m, c->seed);
     hyla_check_dgen(n, in->nrhs, in->B0, n, c->seed + 1);
     return 0;
 }
 
 static void input_reset(input_t *in)
 {
-    memcpy(in->A, in->A0, sizeof(double) * in->n * in->n);
+    memcpy(in->A, in->A0, sizeof(double) * in->m * in->n);
     memcpy(in->B, in->B0, sizeof(double) * in->n * in->nrhs);
 }
 
@@ -67,8 +70,8 @@ static double residual(const input_t *in)
     int n = in->n;
     switch (in->id) {
     case GETRF:
-        return hyla_check_dresid_getrf_probe(n, n, in->A0, n, in->A, n,
-                                             in->ipiv);
+        return hyla_check_dresid_getrf_probe(in->m, n, in->A0, in->m, in->A,
+                                             in->m, in->ipiv);
     case POTRF:
         return hyla_check_dresid_potrf_probe('L', n, in->A0, n, in->A, n);
     default:
@@ -77,12 +80,18 @@ static double residual(const input_t *in)
     }
 }
 
-static int run_ref(input_t *in)
+static int run_ref(input_t *in, const char *ref)
 {
-    int n = in->n;
+    int n = in->n, m = in->m;
     switch (in->id) {
     case GETRF:
-        return LAPACKE_dgetrf(LAPACK_COL_MAJOR, n, n, in->A, n, in->ipiv);
+        if (ref && !strcmp(ref, "getf2")) {
+            // The unblocked, column-at-a-time algorithm.
+            int info;
+            LAPACK_dgetf2(&m, &n, in->A, &m, in->ipiv, &info);
+            return info;
+        }
+        return LAPACKE_dgetrf(LAPACK_COL_MAJOR, m, n, in->A, m, in->ipiv);
     case POTRF: return LAPACKE_dpotrf(LAPACK_COL_MAJOR, 'L', n, in->A, n);
     case GESV:
         return LAPACKE_dgesv(LAPACK_COL_MAJOR, n, in->nrhs, in->A, n, in->ipiv,
@@ -108,11 +117,11 @@ static int run_hyla_lapack(input_t *in)
 // out of the tile layout are not.
 static int run_hyla_tile(input_t *in, seconds_t *seconds)
 {
-    int n = in->n, rc;
+    int n = in->n, m = in->m, rc;
     hyla_desc_t *A = NULL, *B = NULL;
-    if ((rc = hyla_desc_create(&A, HYLA_DOUBLE, n, n, 0)) ||
+    if ((rc = hyla_desc_create(&A, HYLA_DOUBLE, m, n, 0)) ||
         (rc = hyla_desc_create(&B, HYLA_DOUBLE, n, in->nrhs, 0)) ||
-        (rc = hyla_dlap_to_desc(in->A, n, A)) ||
+        (rc = hyla_dlap_to_desc(in->A, m, A)) ||
         (in->nrhs && (rc = hyla_dlap_to_desc(in->B, n, B))))
         goto out;
     seconds_t t = bench_now();
@@ -123,7 +132,7 @@ static int run_hyla_tile(input_t *in, seconds_t *seconds)
     default: rc = hyla_dposv_tile('L', A, B);
     }
     *seconds = bench_now() - t;
-    if (rc >= 0 && !hyla_ddesc_to_lap(A, in->A, n) && in->nrhs)
+    if (rc >= 0 && !hyla_ddesc_to_lap(A, in->A, m) && in->nrhs)
         hyla_ddesc_to_lap(B, in->B, n);
 out:
     hyla_desc_destroy(&A);
@@ -142,7 +151,7 @@ static int measure(const bench_case_t *c, int hyla, bench_result_t *r)
         input_reset(&in);
         seconds_t s = bench_now();
         if (!hyla)
-            r->info = run_ref(&in);
+            r->info = run_ref(&in, c->ref);
         else if (!c->tile)
             r->info = run_hyla_lapack(&in);
         else
@@ -152,6 +161,18 @@ static int measure(const bench_case_t *c, int hyla, bench_result_t *r)
     }
     bench_summarize(t, runs, r);
     r->resid = c->check && r->info == 0 ? residual(&in) : -1.0;
+    if (hyla && c->trace) {
+        // One more run, recorded.
+        input_reset(&in);
+        hyla_trace_start();
+        if (c->tile)
+            run_hyla_tile(&in, &t[0]);
+        else
+            run_hyla_lapack(&in);
+        hyla_trace_stop();
+        if (hyla_trace_write(c->trace))
+            fprintf(stderr, "hyla-bench: %s\n", hyla_error_detail());
+    }
     free(t);
     input_free(&in);
     return 0;

@@ -20,17 +20,24 @@ static const char usage[] =
     "  -r, --routine LIST  getrf, potrf, gesv, posv, comma-separated\n"
     "                      (default getrf,potrf)\n"
     "  -n, --n LIST        matrix orders, comma-separated (default 4000)\n"
+    "  -m, --m M           rows of getrf's matrices (default: n, square)\n"
     "  -p, --prec LIST     d, s or d,s (default d)\n"
     "      --nb NB         tile size (default: hyla's, or HYLA_NB)\n"
     "      --lookahead L   panel steps updated ahead (default: hyla's)\n"
     "      --ncpus P       hyla's CPU workers and the reference's threads\n"
     "                      (default: every core)\n"
     "      --sched NAME    StarPU scheduling policy (default: hyla's)\n"
+    "      --panel-threads T  threads of one LU panel (default: hyla's)\n"
     "      --nrhs K        right-hand sides of gesv and posv (default 1)\n"
     "      --repeat R      timed runs of each (default 3; min and median)\n"
     "      --tile          time hyla's tile-level call alone, without the\n"
     "                      copies between LAPACK and tile layouts\n"
     "      --no-ref        do not run the reference\n"
+    "      --ref NAME      getrf's reference: lapack (dgetrf, default) or\n"
+    "                      getf2 (LAPACK's unblocked dgetf2)\n"
+    "      --trace FILE    after the timed runs, trace one more hyla run of\n"
+    "                      each case into FILE (Chrome/Perfetto JSON; the\n"
+    "                      last case wins); scripts/trace_svg.py draws it\n"
     "      --no-check      do not compute residuals\n"
     "      --csv FILE      also write the results to FILE as CSV\n"
     "  -h, --help          this text\n"
@@ -41,8 +48,8 @@ static const char usage[] =
     "||b - Ax|| / (||A|| ||x|| n eps) (solves); it passes at <= 60.\n";
 
 typedef struct {
-    char *routines, *sizes, *precs, *csv;
-    int nrhs, repeat, check, ref, tile;
+    char *routines, *sizes, *precs, *csv, *ref_name, *trace;
+    int m, nrhs, repeat, check, ref, tile;
     hyla_config_t cfg;
 } options_t;
 
@@ -69,6 +76,9 @@ static void parse(int argc, char **argv, options_t *o)
         REPEAT,
         TILE,
         NOREF,
+        REF,
+        TRACE,
+        PANEL,
         NOCHECK,
         CSV
     };
@@ -84,6 +94,10 @@ static void parse(int argc, char **argv, options_t *o)
         {"repeat", required_argument, 0, REPEAT},
         {"tile", no_argument, 0, TILE},
         {"no-ref", no_argument, 0, NOREF},
+        {"ref", required_argument, 0, REF},
+        {"trace", required_argument, 0, TRACE},
+        {"panel-threads", required_argument, 0, PANEL},
+        {"m", required_argument, 0, 'm'},
         {"no-check", no_argument, 0, NOCHECK},
         {"csv", required_argument, 0, CSV},
         {"help", no_argument, 0, 'h'},
@@ -100,7 +114,7 @@ static void parse(int argc, char **argv, options_t *o)
         exit(2);
     }
     int c;
-    while ((c = getopt_long(argc, argv, "r:n:p:h", longs, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "r:n:m:p:h", longs, NULL)) != -1) {
         switch (c) {
         case 'r': o->routines = optarg; break;
         case 'n': o->sizes = optarg; break;
@@ -115,11 +129,22 @@ static void parse(int argc, char **argv, options_t *o)
         case REPEAT: o->repeat = parse_int(optarg, "--repeat", 1); break;
         case TILE: o->tile = 1; break;
         case NOREF: o->ref = 0; break;
+        case REF: o->ref_name = optarg; break;
+        case TRACE: o->trace = optarg; break;
+        case PANEL:
+            o->cfg.panel_threads = parse_int(optarg, "--panel-threads", 1);
+            break;
+        case 'm': o->m = parse_int(optarg, "--m", 0); break;
         case NOCHECK: o->check = 0; break;
         case CSV: o->csv = optarg; break;
         case 'h': fputs(usage, stdout); exit(0);
         default: fputs(usage, stderr); exit(2);
         }
+    }
+    if (o->ref_name && strcmp(o->ref_name, "lapack") &&
+        strcmp(o->ref_name, "getf2")) {
+        fprintf(stderr, "hyla-bench: --ref must be lapack or getf2\n");
+        exit(2);
     }
     if (optind < argc) {
         fprintf(stderr, "hyla-bench: unexpected argument '%s'\n%s",
@@ -162,12 +187,12 @@ int main(int argc, char **argv)
     printf("# hyla %s, %s, %d cores; reference: %s with %d threads\n",
            hyla_version(), cpu, ncores, openblas_get_config(), threads);
     if (csv)
-        fprintf(csv, "routine,prec,n,nrhs,nb,lookahead,mode,ncpu,ngpu,"
-                     "scheduler,api,hyla_s_min,hyla_s_median,hyla_gflops,"
-                     "ref,ref_s_min,ref_s_median,ref_gflops,ratio,residual,"
-                     "status\n");
+        fprintf(csv, "routine,prec,m,n,nrhs,nb,lookahead,panel_threads,mode,"
+                     "ncpu,ngpu,scheduler,api,hyla_s_min,hyla_s_median,"
+                     "hyla_gflops,ref,ref_s_min,ref_s_median,ref_gflops,"
+                     "ratio,residual,status\n");
     printf("%-6s %4s %6s %5s %3s %4s %9s %9s %8s | %9s %8s | %6s %9s  %s\n",
-           "routine", "prec", "n", "nb", "la", "ncpu", "hyla_s", "median",
+           "routine", "prec", "m|n", "nb", "la", "ncpu", "hyla_s", "median",
            "GFLOP/s", "ref_s", "GFLOP/s", "ratio", "residual", "status");
 
     int failures = 0;
@@ -186,8 +211,12 @@ int main(int argc, char **argv)
             char *sizes = strdup(o.sizes), *save_n;
             for (char *ns = strtok_r(sizes, ",", &save_n); ns;
                  ns = strtok_r(NULL, ",", &save_n)) {
+                int n = parse_int(ns, "--n", 0);
                 bench_case_t c = {.routine = rt,
-                                  .n = parse_int(ns, "--n", 0),
+                                  .m = o.m > 0 ? o.m : n,
+                                  .n = n,
+                                  .ref = o.ref_name,
+                                  .trace = o.trace,
                                   .nrhs = o.nrhs,
                                   .repeat = o.repeat,
                                   .check = o.check,
@@ -212,6 +241,10 @@ int main(int argc, char **argv)
                 }
                 hyla_config_t used;
                 hyla_config_get(&used);
+                static int shown;
+                if (!shown++)
+                    printf("# %s, scheduler %s\n", hyla_topology(),
+                           used.scheduler);
                 if (run(&c, &hr)) {
                     fprintf(stderr, "hyla-bench: unknown routine '%s'\n", rt);
                     return 2;
@@ -229,19 +262,22 @@ int main(int argc, char **argv)
                 failures += strcmp(status, "ok") && strcmp(status, "unchecked");
                 printf("%-7s %3s %6d %5d %3d %4d %9.4f %9.4f %8.1f | %9.4f "
                        "%8.1f | %6.3f %9.2e  %s\n",
-                       rt, p, c.n, used.nb, used.lookahead, used.ncpus,
-                       hr.t_min, hr.t_median, hg, rr.t_min, rg, ratio, hr.resid,
-                       status);
+                       rt, p, c.m == c.n ? c.n : c.m, used.nb, used.lookahead,
+                       used.ncpus, hr.t_min, hr.t_median, hg, rr.t_min, rg,
+                       ratio, hr.resid, status);
                 fflush(stdout);
                 if (csv)
                     fprintf(csv,
-                            "%s,%s,%d,%d,%d,%d,cpu,%d,%d,%s,%s,%.6f,%.6f,"
-                            "%.2f,openblas,%.6f,%.6f,%.2f,%.4f,%.3e,%s\n",
-                            rt, p, c.n, c.nrhs, used.nb, used.lookahead,
-                            used.ncpus, used.ngpus, used.scheduler,
-                            o.tile ? "tile" : "lapack", hr.t_min, hr.t_median,
-                            hg, rr.t_min, rr.t_median, rg, ratio, hr.resid,
-                            status);
+                            "%s,%s,%d,%d,%d,%d,%d,%d,cpu,%d,%d,%s,%s,%.6f,"
+                            "%.6f,%.2f,%s,%.6f,%.6f,%.2f,%.4f,%.3e,%s\n",
+                            rt, p, c.m, c.n, c.nrhs, used.nb, used.lookahead,
+                            used.panel_threads, used.ncpus, used.ngpus,
+                            used.scheduler, o.tile ? "tile" : "lapack",
+                            hr.t_min, hr.t_median, hg,
+                            o.ref_name && !strcmp(o.ref_name, "getf2")
+                                ? "openblas-getf2"
+                                : "openblas",
+                            rr.t_min, rr.t_median, rg, ratio, hr.resid, status);
             }
             free(sizes);
         }

@@ -77,6 +77,27 @@ HYLA_EXPORT const char *hyla_topology(void);
 /** Library version, "major.minor.patch". */
 HYLA_EXPORT const char *hyla_version(void);
 
+//==== traces ====
+
+/**
+ * Record every task hyla runs from now on: its kind (the codelet name:
+ * dgemm, dgetrf_panel, ...), its worker, its start and end.  Off by
+ * default; when off a task pays one load of a flag.  Starting again
+ * discards the previous records.  Recording turns StarPU's profiling on.
+ */
+HYLA_EXPORT int hyla_trace_start(void);
+
+/** Stop recording; the records stay until the next hyla_trace_start(). */
+HYLA_EXPORT int hyla_trace_stop(void);
+
+/**
+ * Write the records as Chrome / Perfetto trace-event JSON (one row per
+ * worker; a task of several cores shows on each).  Times are microseconds
+ * since hyla_trace_start().  scripts/trace_svg.py draws it as an SVG
+ * timeline.  @retval -1 path is NULL or cannot be written.
+ */
+HYLA_EXPORT int hyla_trace_write(const char *path);
+
 //==== tile matrices (CRRB layout) ====
 
 /**

@@ -191,6 +191,7 @@ HYLA_EXPORT int hyla_finalize(void)
                              live);
     starpu_task_wait_for_all();
     hyla_rt_tiles_cache_release();
+    hyla_rt_trace_release();
     starpu_shutdown();
     openblas_set_num_threads(ctx.blas_threads);
     ctx.initialized = 0;
@@ -210,6 +211,11 @@ HYLA_EXPORT int hyla_config_get(hyla_config_t *cfg)
 HYLA_EXPORT const char *hyla_version(void)
 {
     return HYLA_VERSION;
+}
+
+HYLA_EXPORT const char *hyla_topology(void)
+{
+    return ctx.initialized ? hyla_rt_topology() : "";
 }
 
 int hyla_rt_initialized(void)

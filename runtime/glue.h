@@ -38,6 +38,11 @@ int hyla_rt_panel_threads(void);
 // One line on the workers and the panel cores.
 const char *hyla_rt_topology(void);
 
+// Tracing: whether it is on; record a finished task; free the records.
+int hyla_rt_tracing(void);
+void hyla_rt_trace_task(struct starpu_task *task);
+void hyla_rt_trace_release(void);
+
 // Task accounting: every task carries its sequence, which counts it.
 void hyla_rt_seq_task_added(hyla_seq_t *seq);
 void hyla_rt_seq_task_done(void *seq);

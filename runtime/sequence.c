@@ -62,6 +62,7 @@ void hyla_rt_seq_task_added(hyla_seq_t *seq)
 void hyla_rt_seq_task_done(void *arg)
 {
     hyla_seq_t *seq = arg;
+    if (hyla_rt_tracing()) hyla_rt_trace_task(starpu_task_get_current());
     pthread_mutex_lock(&seq->lock);
     if (--seq->pending == 0) pthread_cond_broadcast(&seq->done);
     pthread_mutex_unlock(&seq->lock);
