@@ -31,7 +31,10 @@ void hyla_rt_trace_task(struct starpu_task *task)
 {
     struct starpu_profiling_task_info *info = task ? task->profiling_info : 0;
     if (!info || !task->cl) return;
-    event_t e = {task->cl->name ? task->cl->name : "task", info->workerid,
+    // A task sent to a combined worker shows on all of its members.
+    int worker = task->execute_on_a_specific_worker ? (int)task->workerid
+                                                    : info->workerid;
+    event_t e = {task->cl->name ? task->cl->name : "task", worker,
                  starpu_timing_timespec_to_us(&info->start_time) - tr.t0,
                  starpu_timing_timespec_to_us(&info->end_time) - tr.t0};
     pthread_mutex_lock(&tr.lock);

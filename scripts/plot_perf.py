@@ -2,12 +2,16 @@
 # SPDX-License-Identifier: BSD-3-Clause
 """Plot hyla-bench CSV files: GFLOP/s against n, hyla and the reference.
 
-Usage: plot_perf.py OUT.png CSV [CSV ...] [--title TEXT]
+Usage: plot_perf.py OUT.png CSV [CSV ...] [--title TEXT] [--x COL]
+                    [--series COL] [--logx]
 
-One panel per routine; one line per (precision, library).  Needs Debian's
+One panel per routine; one line per (series, library), GFLOP/s against
+column --x (default n), series by column --series (default prec): e.g.
+--x panel_threads --series m for a panel sweep.  Needs Debian's
 python3-matplotlib (apt-get install python3-matplotlib).
 """
 import csv
+import textwrap
 import sys
 from collections import defaultdict
 
@@ -18,11 +22,16 @@ import matplotlib.pyplot as plt  # noqa: E402
 
 
 def main(argv):
-    title = None
-    if "--title" in argv:
-        i = argv.index("--title")
-        title = argv[i + 1]
-        del argv[i:i + 2]
+    opts = {"--title": None, "--x": "n", "--series": "prec"}
+    for flag in opts:
+        if flag in argv:
+            i = argv.index(flag)
+            opts[flag] = argv[i + 1]
+            del argv[i:i + 2]
+    logx = "--logx" in argv
+    if logx:
+        argv.remove("--logx")
+    title, xcol, scol = opts["--title"], opts["--x"], opts["--series"]
     if len(argv) < 3:
         sys.exit(__doc__)
     out, files = argv[1], argv[2:]
@@ -30,15 +39,18 @@ def main(argv):
     for path in files:
         with open(path, newline="") as f:
             for row in csv.DictReader(f):
-                n = int(row["n"])
-                key = (row["routine"], row["prec"])
-                series[key + ("hyla " + row["mode"],)].append(
-                    (n, float(row["hyla_gflops"])))
+                n = float(row[xcol])
+                key = (row["routine"], row[scol])
+                # A run against dgetf2 repeats hyla's point of another run.
+                if not row["ref"].endswith("getf2"):
+                    series[key + ("hyla " + row["mode"],)].append(
+                        (n, float(row["hyla_gflops"])))
                 if float(row["ref_gflops"]) > 0:
                     series[key + (row["ref"],)].append(
                         (n, float(row["ref_gflops"])))
     routines = sorted({k[0] for k in series})
-    fig, axes = plt.subplots(1, len(routines), figsize=(5 * len(routines), 4),
+    fig, axes = plt.subplots(1, len(routines),
+                             figsize=(max(8, 5 * len(routines)), 4.5),
                              squeeze=False)
     for ax, routine in zip(axes[0], routines):
         for key in sorted(k for k in series if k[0] == routine):
@@ -47,13 +59,15 @@ def main(argv):
             ax.plot([p[0] for p in pts], [p[1] for p in pts], style,
                     label="%s %s" % (key[1], key[2]))
         ax.set_title(routine)
-        ax.set_xlabel("n")
+        ax.set_xlabel(xcol)
+        if logx:
+            ax.set_xscale("log", base=2)
         ax.set_ylabel("GFLOP/s")
         ax.set_ylim(bottom=0)
         ax.grid(alpha=0.3)
         ax.legend(fontsize=8)
     if title:
-        fig.suptitle(title, fontsize=10)
+        fig.suptitle(textwrap.fill(title, 110), fontsize=9)
     fig.tight_layout()
     fig.savefig(out, dpi=110)
     return 0
