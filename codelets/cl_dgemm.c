@@ -23,7 +23,24 @@ static void cl_dgemm_cpu(void *buffers[], void *cl_arg)
                 HYLA_TILE_PTR(C), HYLA_TILE_LD(C));
 }
 
-HYLA_CODELET(dgemm, cl_dgemm_cpu, 3, STARPU_R, STARPU_R, STARPU_RW);
+#if HYLA_CUDA_CODELETS
+static void cl_dgemm_cuda(void *buffers[], void *cl_arg)
+{
+    const struct dgemm_args *a = cl_arg;
+    if (hyla_rt_seq_skip(a->seq)) return;
+    void *A = buffers[0], *B = buffers[1], *C = buffers[2];
+    int k = a->transa == HYLA_NO_TRANS ? HYLA_TILE_COLS(A) : HYLA_TILE_ROWS(A);
+    int rc = hyla_cuda_dgemm(starpu_cublas_get_local_handle(), a->transa,
+                             a->transb, HYLA_TILE_ROWS(C), HYLA_TILE_COLS(C), k,
+                             a->alpha, HYLA_TILE_PTR(A), HYLA_TILE_LD(A),
+                             HYLA_TILE_PTR(B), HYLA_TILE_LD(B), a->beta,
+                             HYLA_TILE_PTR(C), HYLA_TILE_LD(C));
+    if (rc) hyla_rt_seq_fail(a->seq, rc);
+}
+#endif
+
+HYLA_CODELET(dgemm, cl_dgemm_cpu, cl_dgemm_cuda, 3, STARPU_R, STARPU_R,
+             STARPU_RW);
 
 void hyla_task_dgemm(const hyla_task_opts_t *o, int transa, int transb,
                      double alpha, const hyla_desc_t *A, int Am, int An,

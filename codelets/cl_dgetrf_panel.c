@@ -55,8 +55,7 @@ static void cl_dgetrf_panel_cpu(void *buffers[], void *cl_arg)
     int size = starpu_combined_worker_get_size();
     if (rank == 0) {
         int skip = hyla_rt_seq_skip(a->seq) || size > a->capacity;
-        if (size > a->capacity)
-            hyla_rt_seq_fail(a->seq, HYLA_ERR_RUNTIME);
+        if (size > a->capacity) hyla_rt_seq_fail(a->seq, HYLA_ERR_RUNTIME);
         a->S = hyla_dpanel_shared_init(a->S, size, a->S->n);
         __atomic_store_n(&a->decision, skip ? 2 : 1, __ATOMIC_RELEASE);
     } else {
@@ -129,7 +128,24 @@ static void cl_dlaswp_cpu(void *buffers[], void *cl_arg)
     hyla_cpu_dlaswp_panel(&P, a->row0, ipiv, 0, kb, a->inc);
 }
 
-HYLA_CODELET_VARIADIC(dlaswp, cl_dlaswp_cpu);
+#if HYLA_CUDA_CODELETS
+static void cl_dlaswp_cuda(void *buffers[], void *cl_arg)
+{
+    const struct dlaswp_args *a = cl_arg;
+    if (hyla_rt_seq_skip(a->seq)) return;
+    int nbuf = STARPU_TASK_GET_NBUFFERS(starpu_task_get_current());
+    double *tile[nbuf];
+    hyla_dpanel_t P = panel_view(buffers, 1, nbuf, tile);
+    const int *dipiv = (const int *)STARPU_VECTOR_GET_PTR(buffers[0]);
+    int kb = (int)STARPU_VECTOR_GET_NX(buffers[0]);
+    int rc =
+        hyla_cuda_dlaswp(tile, nbuf - 1, P.mb, P.m, P.n, P.ld, dipiv, 0, kb,
+                         a->row0, a->inc, starpu_cuda_get_local_stream());
+    if (rc) hyla_rt_seq_fail(a->seq, rc);
+}
+#endif
+
+HYLA_CODELET_VARIADIC(dlaswp, cl_dlaswp_cpu, cl_dlaswp_cuda);
 
 void hyla_task_dlaswp(const hyla_task_opts_t *o, const hyla_desc_t *A, int k,
                       int n, const hyla_pivots_t *P, int inc)

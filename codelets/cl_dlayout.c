@@ -32,9 +32,10 @@ static void cl_dtile_to_lap_cpu(void *buffers[], void *cl_arg)
 }
 
 // The whole tile is written, or left undefined outside the triangle, so
-// its previous contents need not be fetched.
-HYLA_CODELET(dlap_to_tile, cl_dlap_to_tile_cpu, 1, STARPU_W);
-HYLA_CODELET(dtile_to_lap, cl_dtile_to_lap_cpu, 1, STARPU_R);
+// its previous contents need not be fetched.  The column-major matrix is
+// in host memory: CPU only.
+HYLA_CODELET(dlap_to_tile, cl_dlap_to_tile_cpu, NULL, 1, STARPU_W);
+HYLA_CODELET(dtile_to_lap, cl_dtile_to_lap_cpu, NULL, 1, STARPU_R);
 
 static struct dlayout_args *layout_args(const hyla_task_opts_t *o, int uplo,
                                         const double *Af, int lda,

@@ -21,7 +21,7 @@ static void cl_dpotrf_cpu(void *buffers[], void *cl_arg)
         hyla_rt_seq_fail(a->seq, HYLA_ERR_RUNTIME);
 }
 
-HYLA_CODELET(dpotrf, cl_dpotrf_cpu, 1, STARPU_RW);
+HYLA_CODELET(dpotrf, cl_dpotrf_cpu, NULL, 1, STARPU_RW);
 
 void hyla_task_dpotrf(const hyla_task_opts_t *o, int uplo, const hyla_desc_t *A,
                       int k)

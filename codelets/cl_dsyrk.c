@@ -21,7 +21,22 @@ static void cl_dsyrk_cpu(void *buffers[], void *cl_arg)
                 HYLA_TILE_LD(A), a->beta, HYLA_TILE_PTR(C), HYLA_TILE_LD(C));
 }
 
-HYLA_CODELET(dsyrk, cl_dsyrk_cpu, 2, STARPU_R, STARPU_RW);
+#if HYLA_CUDA_CODELETS
+static void cl_dsyrk_cuda(void *buffers[], void *cl_arg)
+{
+    const struct dsyrk_args *a = cl_arg;
+    if (hyla_rt_seq_skip(a->seq)) return;
+    void *A = buffers[0], *C = buffers[1];
+    int k = a->trans == HYLA_NO_TRANS ? HYLA_TILE_COLS(A) : HYLA_TILE_ROWS(A);
+    int rc = hyla_cuda_dsyrk(starpu_cublas_get_local_handle(), a->uplo,
+                             a->trans, HYLA_TILE_ROWS(C), k, a->alpha,
+                             HYLA_TILE_PTR(A), HYLA_TILE_LD(A), a->beta,
+                             HYLA_TILE_PTR(C), HYLA_TILE_LD(C));
+    if (rc) hyla_rt_seq_fail(a->seq, rc);
+}
+#endif
+
+HYLA_CODELET(dsyrk, cl_dsyrk_cpu, cl_dsyrk_cuda, 2, STARPU_R, STARPU_RW);
 
 void hyla_task_dsyrk(const hyla_task_opts_t *o, int uplo, int trans,
                      double alpha, const hyla_desc_t *A, int Am, int An,

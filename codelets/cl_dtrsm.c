@@ -22,7 +22,21 @@ static void cl_dtrsm_cpu(void *buffers[], void *cl_arg)
                 HYLA_TILE_LD(B));
 }
 
-HYLA_CODELET(dtrsm, cl_dtrsm_cpu, 2, STARPU_R, STARPU_RW);
+#if HYLA_CUDA_CODELETS
+static void cl_dtrsm_cuda(void *buffers[], void *cl_arg)
+{
+    const struct dtrsm_args *a = cl_arg;
+    if (hyla_rt_seq_skip(a->seq)) return;
+    void *A = buffers[0], *B = buffers[1];
+    int rc = hyla_cuda_dtrsm(
+        starpu_cublas_get_local_handle(), a->side, a->uplo, a->trans, a->diag,
+        HYLA_TILE_ROWS(B), HYLA_TILE_COLS(B), a->alpha, HYLA_TILE_PTR(A),
+        HYLA_TILE_LD(A), HYLA_TILE_PTR(B), HYLA_TILE_LD(B));
+    if (rc) hyla_rt_seq_fail(a->seq, rc);
+}
+#endif
+
+HYLA_CODELET(dtrsm, cl_dtrsm_cpu, cl_dtrsm_cuda, 2, STARPU_R, STARPU_RW);
 
 void hyla_task_dtrsm(const hyla_task_opts_t *o, int side, int uplo, int trans,
                      int diag, double alpha, const hyla_desc_t *A, int Am,

@@ -9,26 +9,38 @@
 
 #include <stdlib.h>
 
+#if HYLA_CUDA_CODELETS
+#include "gpu.h"
+#include <starpu_cublas_v2.h>
+#define HYLA_CUDA_FIELDS(fn)                                                   \
+    .cuda_funcs = {fn}, .cuda_flags = {STARPU_CUDA_ASYNC},
+#else
+// Without GPU codelets the CUDA function is never named.
+#define HYLA_CUDA_FIELDS(fn)
+#endif
+
 // A codelet with a fixed list of buffers and their access modes, and a
-// history-based performance model named after it.
-#define HYLA_CODELET(id, cpu_fn, nbuf, ...)                                    \
+// history-based performance model named after it.  cuda_fn is its CUDA
+// implementation, or NULL for a CPU-only codelet.
+#define HYLA_CODELET(id, cpu_fn, cuda_fn, nbuf, ...)                           \
     static struct starpu_perfmodel id##_model = {.type = STARPU_HISTORY_BASED, \
                                                  .symbol = "hyla_" #id};       \
-    static struct starpu_codelet cl_##id = {.cpu_funcs = {cpu_fn},             \
-                                            .nbuffers = (nbuf),                \
-                                            .modes = {__VA_ARGS__},            \
-                                            .model = &id##_model,              \
-                                            .name = #id}
+    static struct starpu_codelet cl_##id = {                                   \
+        .cpu_funcs = {cpu_fn},                                                 \
+        HYLA_CUDA_FIELDS(cuda_fn).nbuffers = (nbuf),                           \
+        .modes = {__VA_ARGS__},                                                \
+        .model = &id##_model,                                                  \
+        .name = #id}
 
 // A codelet whose buffers and modes are given per task.
-#define HYLA_CODELET_VARIADIC(id, cpu_fn)                                      \
+#define HYLA_CODELET_VARIADIC(id, cpu_fn, cuda_fn)                             \
     static struct starpu_perfmodel id##_model = {.type = STARPU_HISTORY_BASED, \
                                                  .symbol = "hyla_" #id};       \
-    static struct starpu_codelet cl_##id = {.cpu_funcs = {cpu_fn},             \
-                                            .nbuffers =                        \
-                                                STARPU_VARIABLE_NBUFFERS,      \
-                                            .model = &id##_model,              \
-                                            .name = #id}
+    static struct starpu_codelet cl_##id = {                                   \
+        .cpu_funcs = {cpu_fn},                                                 \
+        HYLA_CUDA_FIELDS(cuda_fn).nbuffers = STARPU_VARIABLE_NBUFFERS,         \
+        .model = &id##_model,                                                  \
+        .name = #id}
 
 // Arguments of one task, freed by StarPU; NULL (and the sequence failed)
 // when out of memory.

@@ -3,6 +3,8 @@
 #ifndef HYLA_EXAMPLES_BENCH_H
 #define HYLA_EXAMPLES_BENCH_H
 
+typedef double seconds_t; // not rewritten by the precision generator
+
 typedef struct bench_case {
     const char *routine; // getrf, potrf, gesv, posv
     int m;               // rows of a getrf (the others are n x n)
@@ -12,7 +14,7 @@ typedef struct bench_case {
     int check;  // compute the residual of the last run
     int tile;   // time hyla's tile-level call (layout copies left out)
     int seed;
-    const char *ref;   // getrf's reference: "lapack" (dgetrf) or "getf2"
+    const char *ref;   // "lapack" (default), "getf2" (getrf), "cusolver"
     const char *trace; // write a task trace of one more hyla run here
 } bench_case_t;
 
@@ -32,8 +34,14 @@ int bench_dhyla(const bench_case_t *c, bench_result_t *r);
 int bench_sref(const bench_case_t *c, bench_result_t *r);
 int bench_shyla(const bench_case_t *c, bench_result_t *r);
 
+// cuSOLVER's getrf (potrf = 0) or potrf ('L'), matrix already on the GPU
+// (examples/bench_gpu_d.c, CUDA builds).
+int bench_dcusolver(int potrf, int m, int n, double *A, int *ipiv,
+                    seconds_t *seconds);
+int bench_scusolver(int potrf, int m, int n, float *A, int *ipiv,
+                    seconds_t *seconds);
+
 // Wall-clock seconds; sorting helpers for min / median.
-typedef double seconds_t; // not rewritten by the precision generator
 double bench_now(void);
 void bench_summarize(seconds_t *t, int count, bench_result_t *r);
 

@@ -33,8 +33,13 @@ static const char usage[] =
     "      --tile          time hyla's tile-level call alone, without the\n"
     "                      copies between LAPACK and tile layouts\n"
     "      --no-ref        do not run the reference\n"
-    "      --ref NAME      getrf's reference: lapack (dgetrf, default) or\n"
-    "                      getf2 (LAPACK's unblocked dgetf2)\n"
+    "      --ref NAME      the reference: lapack (default: the system\n"
+    "                      LAPACK, OpenBLAS), getf2 (getrf: LAPACK's\n"
+    "                      unblocked dgetf2) or cusolver (getrf, potrf:\n"
+    "                      cuSOLVER with the matrix already on the GPU;\n"
+    "                      CUDA builds)\n"
+    "      --mode MODE     cpu, hybrid or auto (default: hyla's)\n"
+    "      --ngpus G       GPUs for hyla (default: hyla's, all)\n"
     "      --trace FILE    after the timed runs, trace one more hyla run of\n"
     "                      each case into FILE (Chrome/Perfetto JSON; the\n"
     "                      last case wins); scripts/trace_svg.py draws it\n"
@@ -79,6 +84,8 @@ static void parse(int argc, char **argv, options_t *o)
         REF,
         TRACE,
         PANEL,
+        MODE,
+        NGPUS,
         NOCHECK,
         CSV
     };
@@ -97,6 +104,8 @@ static void parse(int argc, char **argv, options_t *o)
         {"ref", required_argument, 0, REF},
         {"trace", required_argument, 0, TRACE},
         {"panel-threads", required_argument, 0, PANEL},
+        {"mode", required_argument, 0, MODE},
+        {"ngpus", required_argument, 0, NGPUS},
         {"m", required_argument, 0, 'm'},
         {"no-check", no_argument, 0, NOCHECK},
         {"csv", required_argument, 0, CSV},
@@ -135,6 +144,21 @@ static void parse(int argc, char **argv, options_t *o)
             o->cfg.panel_threads = parse_int(optarg, "--panel-threads", 1);
             break;
         case 'm': o->m = parse_int(optarg, "--m", 0); break;
+        case NGPUS: o->cfg.ngpus = parse_int(optarg, "--ngpus", 0); break;
+        case MODE:
+            if (!strcmp(optarg, "cpu"))
+                o->cfg.mode = HYLA_MODE_CPU;
+            else if (!strcmp(optarg, "hybrid"))
+                o->cfg.mode = HYLA_MODE_HYBRID;
+            else if (!strcmp(optarg, "auto"))
+                o->cfg.mode = HYLA_MODE_AUTO;
+            else if (!strcmp(optarg, "native"))
+                o->cfg.mode = HYLA_MODE_NATIVE;
+            else {
+                fprintf(stderr, "hyla-bench: unknown --mode '%s'\n", optarg);
+                exit(2);
+            }
+            break;
         case NOCHECK: o->check = 0; break;
         case CSV: o->csv = optarg; break;
         case 'h': fputs(usage, stdout); exit(0);
@@ -142,8 +166,9 @@ static void parse(int argc, char **argv, options_t *o)
         }
     }
     if (o->ref_name && strcmp(o->ref_name, "lapack") &&
-        strcmp(o->ref_name, "getf2")) {
-        fprintf(stderr, "hyla-bench: --ref must be lapack or getf2\n");
+        strcmp(o->ref_name, "getf2") && strcmp(o->ref_name, "cusolver")) {
+        fprintf(stderr, "hyla-bench: --ref must be lapack, getf2 or "
+                        "cusolver\n");
         exit(2);
     }
     if (optind < argc) {
@@ -169,6 +194,21 @@ static void cpu_model(char *buf, size_t size)
 }
 
 typedef int (*runner_t)(const bench_case_t *, bench_result_t *);
+
+static const char *mode_name(hyla_mode_t m)
+{
+    return m == HYLA_MODE_HYBRID   ? "hybrid"
+           : m == HYLA_MODE_NATIVE ? "native"
+           : m == HYLA_MODE_CPU    ? "cpu"
+                                   : "auto";
+}
+
+static const char *ref_name(const char *ref)
+{
+    if (ref && !strcmp(ref, "getf2")) return "openblas-getf2";
+    if (ref && !strcmp(ref, "cusolver")) return "cusolver";
+    return "openblas";
+}
 
 int main(int argc, char **argv)
 {
@@ -232,6 +272,18 @@ int main(int argc, char **argv)
                                 rt);
                         return 2;
                     }
+                    if (rr.info == -2000) {
+                        fprintf(stderr,
+                                "hyla-bench: no cuSOLVER reference "
+                                "for %s in this build\n",
+                                rt);
+                        return 2;
+                    }
+                    if (rr.info == -1000) {
+                        fprintf(stderr, "hyla-bench: the cuSOLVER reference "
+                                        "failed (no GPU?)\n");
+                        return 1;
+                    }
                 }
                 int rc = hyla_init(&o.cfg);
                 if (rc) {
@@ -243,8 +295,11 @@ int main(int argc, char **argv)
                 hyla_config_get(&used);
                 static int shown;
                 if (!shown++)
-                    printf("# %s, scheduler %s\n", hyla_topology(),
-                           used.scheduler);
+                    printf("# %s, %d GPU%s, mode %s, scheduler %s; reference "
+                           "%s\n",
+                           hyla_topology(), used.ngpus,
+                           used.ngpus == 1 ? "" : "s", mode_name(used.mode),
+                           used.scheduler, ref_name(o.ref_name));
                 if (run(&c, &hr)) {
                     fprintf(stderr, "hyla-bench: unknown routine '%s'\n", rt);
                     return 2;
@@ -268,16 +323,14 @@ int main(int argc, char **argv)
                 fflush(stdout);
                 if (csv)
                     fprintf(csv,
-                            "%s,%s,%d,%d,%d,%d,%d,%d,cpu,%d,%d,%s,%s,%.6f,"
+                            "%s,%s,%d,%d,%d,%d,%d,%d,%s,%d,%d,%s,%s,%.6f,"
                             "%.6f,%.2f,%s,%.6f,%.6f,%.2f,%.4f,%.3e,%s\n",
                             rt, p, c.m, c.n, c.nrhs, used.nb, used.lookahead,
-                            used.panel_threads, used.ncpus, used.ngpus,
-                            used.scheduler, o.tile ? "tile" : "lapack",
-                            hr.t_min, hr.t_median, hg,
-                            o.ref_name && !strcmp(o.ref_name, "getf2")
-                                ? "openblas-getf2"
-                                : "openblas",
-                            rr.t_min, rr.t_median, rg, ratio, hr.resid, status);
+                            used.panel_threads, mode_name(used.mode),
+                            used.ncpus, used.ngpus, used.scheduler,
+                            o.tile ? "tile" : "lapack", hr.t_min, hr.t_median,
+                            hg, ref_name(o.ref_name), rr.t_min, rr.t_median, rg,
+                            ratio, hr.resid, status);
             }
             free(sizes);
         }

@@ -39,6 +39,7 @@ static void machine_defaults(hyla_config_t *cfg)
 }
 
 static const char *default_scheduler = "lws";
+static const char *default_gpu_scheduler = "dmdas";
 
 //==== environment (read here and nowhere else) ====
 
@@ -126,6 +127,24 @@ static int check_config(const hyla_config_t *c)
     return 0;
 }
 
+// Start StarPU with c's CPU workers and ngpus GPUs.
+static int start_starpu(const hyla_config_t *c, int ngpus)
+{
+    snprintf(ctx.scheduler, sizeof ctx.scheduler, "%s",
+             c->scheduler ? c->scheduler
+             : ngpus != 0 ? default_gpu_scheduler
+                          : default_scheduler);
+    struct starpu_conf conf;
+    starpu_conf_init(&conf);
+    conf.ncpus = c->ncpus;
+    conf.ncuda = ngpus;
+    conf.nopencl = 0;
+    conf.sched_policy_name = ctx.scheduler;
+    // hyla's configuration decides; STARPU_NCPU and friends do not.
+    conf.precedence_over_environment_variables = 1;
+    return starpu_init(&conf);
+}
+
 HYLA_EXPORT int hyla_init(const hyla_config_t *cfg)
 {
     hyla_rt_error_clear();
@@ -142,36 +161,49 @@ HYLA_EXPORT int hyla_init(const hyla_config_t *cfg)
     int rc = check_config(&c);
     if (rc) return rc;
 
-    // The GPU codelets are not part of this build yet: every mode but cpu
-    // (and auto, which resolves to cpu) needs them.
-    if (c.mode == HYLA_MODE_HYBRID || c.mode == HYLA_MODE_NATIVE)
+    // Modes: cpu never starts GPUs; hybrid needs one (CPU panels, updates
+    // wherever the scheduler finds them fastest); auto is hybrid when this
+    // build has GPU codelets and the machine a GPU, else cpu.  native
+    // needs the GPU panels, which this build does not have.
+    if (c.mode == HYLA_MODE_NATIVE)
         return hyla_rt_error(HYLA_ERR_NOT_SUPPORTED,
-                             "hyla_init: mode %s needs the GPU codelets, "
-                             "which this build does not have",
-                             c.mode == HYLA_MODE_HYBRID ? "hybrid" : "native");
-    c.mode = HYLA_MODE_CPU;
+                             "hyla_init: mode native needs the GPU panel "
+                             "codelets, which this build does not have");
+    if (c.mode == HYLA_MODE_HYBRID && !HYLA_CUDA_CODELETS)
+        return hyla_rt_error(HYLA_ERR_NOT_SUPPORTED,
+                             "hyla_init: mode hybrid needs a build with CUDA "
+                             "and a StarPU with CUDA");
+    if (c.mode == HYLA_MODE_CPU || !HYLA_CUDA_CODELETS) c.ngpus = 0;
+    if (c.mode == HYLA_MODE_HYBRID && c.ngpus == 0)
+        return hyla_rt_error(-1, "hyla_init: mode hybrid needs ngpus != 0");
     if (c.ncpus == 0)
-        return hyla_rt_error(-1, "hyla_init: mode cpu needs ncpus != 0");
-    c.ngpus = 0;
+        return hyla_rt_error(-1, "hyla_init: LU panels need ncpus != 0");
 
-    snprintf(ctx.scheduler, sizeof ctx.scheduler, "%s",
-             c.scheduler ? c.scheduler : default_scheduler);
-
-    struct starpu_conf conf;
-    starpu_conf_init(&conf);
-    conf.ncpus = c.ncpus;
-    conf.ncuda = c.ngpus;
-    conf.nopencl = 0;
-    conf.sched_policy_name = ctx.scheduler;
-    // hyla's configuration decides; STARPU_NCPU and friends do not.
-    conf.precedence_over_environment_variables = 1;
-    int ret = starpu_init(&conf);
+    // dmdas places tasks by their predicted time and honours priorities;
+    // without GPUs the cheaper lws does as well (docs/perf).  Whether
+    // there are GPUs is known only once StarPU runs: with the default
+    // scheduler and none found, start again without GPUs.
+    int ret = start_starpu(&c, c.ngpus);
+    if (!ret && !c.scheduler && c.ngpus != 0 &&
+        starpu_cuda_worker_get_count() == 0) {
+        starpu_shutdown();
+        ret = start_starpu(&c, 0);
+    }
     if (ret == -ENODEV)
         return hyla_rt_error(HYLA_ERR_NO_WORKER,
                              "hyla_init: StarPU found no worker");
     if (ret)
         return hyla_rt_error(HYLA_ERR_RUNTIME,
                              "hyla_init: starpu_init failed (%d)", ret);
+    int ngpus = (int)starpu_cuda_worker_get_count();
+    if (c.mode == HYLA_MODE_HYBRID && ngpus == 0) {
+        starpu_shutdown();
+        return hyla_rt_error(HYLA_ERR_NOT_SUPPORTED,
+                             "hyla_init: mode hybrid, but no GPU was found");
+    }
+    c.mode = ngpus ? HYLA_MODE_HYBRID : HYLA_MODE_CPU;
+    c.ngpus = ngpus;
+    if (ngpus) starpu_cublas_init();
     starpu_malloc_set_align(64);
 
     // Parallelism comes from tasks: each CPU kernel calls serial BLAS.
@@ -179,6 +211,7 @@ HYLA_EXPORT int hyla_init(const hyla_config_t *cfg)
     openblas_set_num_threads(1);
 
     if ((rc = hyla_rt_panel_workers_init(c.panel_threads))) {
+        if (ngpus) starpu_cublas_shutdown();
         starpu_shutdown();
         openblas_set_num_threads(ctx.blas_threads);
         return hyla_rt_error(rc, "hyla_init: cannot build the panel workers");
@@ -206,6 +239,7 @@ HYLA_EXPORT int hyla_finalize(void)
     starpu_task_wait_for_all();
     hyla_rt_tiles_cache_release();
     hyla_rt_trace_release();
+    if (ctx.cfg.ngpus) starpu_cublas_shutdown();
     starpu_shutdown();
     openblas_set_num_threads(ctx.blas_threads);
     ctx.initialized = 0;

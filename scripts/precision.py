@@ -27,7 +27,7 @@ OPS = """
     asum axpy copy desc dot gemm gemv geqrf ger gesv getf2 getrf getrs lacpy
     lamch lange lansy lap laswp larnv laset lauum nrm2 potf2 potrf potrs posv
     scal swap syrk tile trmm trsm trsv trtri plrnt plgsy layout check resid
-    panel gen solve symv trmv ref hyla
+    panel gen solve symv trmv ref hyla blas cusolver
 """.split()
 
 OPS_RE = "|".join(sorted(OPS, key=len, reverse=True))
@@ -49,9 +49,14 @@ EXPLICIT = [
 ]
 
 
+# cuBLAS and cuSOLVER spell the precision in capitals: cublasDgemm.
+CAPS = re.compile(r"\b(cublas|cusolverDn)D(%s)" % OPS_RE)
+
+
 def convert(text):
     for pattern, repl in EXPLICIT:
         text = pattern.sub(repl, text)
+    text = CAPS.sub(lambda m: m.group(1) + "S" + m.group(2), text)
     return IDENT.sub(lambda m: m.group(1) + "s" + m.group(2), text)
 
 

@@ -33,6 +33,12 @@ double th_toc(void)
 
 void th_begin(const char *suite)
 {
+    // The gpu suite: find out first whether there are GPUs enough (th_init
+    // exits 77 if not), so that no case runs half-way.
+    if (th_gpus()) {
+        th_init(1, 64, 1);
+        hyla_finalize();
+    }
     printf("# %s\n", suite);
     printf("%% %-14s %6s %6s %4s %3s %4s %9s %8s %10s  %s\n", "routine", "m",
            "n", "nb", "la", "ncpu", "seconds", "gflops", "residual", "status");
@@ -45,7 +51,16 @@ int th_end(void)
     return th.pass ? 0 : 77;
 }
 
-void th_init(int ncpus, int nb, int la) { th_init_panel(ncpus, nb, la, 1); }
+int th_gpus(void)
+{
+    const char *s = getenv("HYLA_TEST_GPUS");
+    return s ? atoi(s) : 0;
+}
+
+void th_init(int ncpus, int nb, int la)
+{
+    th_init_panel(ncpus, nb, la, 1);
+}
 
 void th_init_panel(int ncpus, int nb, int la, int panel_threads)
 {
@@ -55,7 +70,20 @@ void th_init_panel(int ncpus, int nb, int la, int panel_threads)
     cfg.nb = nb;
     cfg.lookahead = la;
     cfg.panel_threads = panel_threads;
+    // The cpu suite runs on CPU workers on any machine; the gpu suite
+    // (HYLA_TEST_GPUS=N, set by meson) in hybrid mode on exactly N GPUs, and
+    // is skipped where there are fewer.
+    int gpus = th_gpus();
+    cfg.mode = gpus ? HYLA_MODE_HYBRID : HYLA_MODE_CPU;
+    cfg.ngpus = gpus;
     int rc = hyla_init(&cfg);
+    hyla_config_t got;
+    if (gpus && (rc == HYLA_ERR_NOT_SUPPORTED ||
+                 (rc == 0 && !hyla_config_get(&got) && got.ngpus < gpus))) {
+        printf("SKIP %d GPU%s wanted: %s\n", gpus, gpus > 1 ? "s" : "",
+               rc ? hyla_error_detail() : "fewer found");
+        exit(77);
+    }
     if (rc) {
         printf("FAIL hyla_init: %d (%s) %s\n", rc, hyla_strerror(rc),
                hyla_error_detail());

@@ -15,6 +15,10 @@ int th_end(void);
 // Start hyla with ncpus CPU workers, tile size nb and lookahead la, or fail
 // the program.  Sets the columns the rows below print.
 void th_init(int ncpus, int nb, int la);
+// GPUs the tests run on: 0 (cpu suite), or N from HYLA_TEST_GPUS (gpu
+// suite: th_init then starts hybrid mode on N GPUs, or exits 77, a SKIP,
+// where there are fewer).
+int th_gpus(void);
 // The same with LU panels factored by panel_threads threads.
 void th_init_panel(int ncpus, int nb, int la, int panel_threads);
 void th_finalize(void);

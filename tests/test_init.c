@@ -167,25 +167,40 @@ static void bad_configs(void)
 
 static void modes(void)
 {
+    // hybrid starts where this build has GPU codelets and the machine a
+    // GPU, and refuses to start elsewhere.
     hyla_config_t c = good();
     c.mode = HYLA_MODE_HYBRID;
-    TH_STATUS(hyla_init(&c), HYLA_ERR_NOT_SUPPORTED);
-    th_check(stopped(), "mode hybrid: library started");
+    c.ngpus = -1;
+    int rc = hyla_init(&c);
+    int gpu = rc == 0;
+    if (gpu) {
+        hyla_config_t got;
+        TH_STATUS(hyla_config_get(&got), 0);
+        th_check(got.mode == HYLA_MODE_HYBRID && got.ngpus >= 1,
+                 "mode hybrid: resolved to mode %d, ngpus %d", (int)got.mode,
+                 got.ngpus);
+        TH_STATUS(hyla_finalize(), 0);
+    } else {
+        TH_STATUS(rc, HYLA_ERR_NOT_SUPPORTED);
+        th_check(stopped(), "mode hybrid: library started");
+    }
     c.mode = HYLA_MODE_NATIVE;
     TH_STATUS(hyla_init(&c), HYLA_ERR_NOT_SUPPORTED);
     snap();
     th_check(detail[0] != '\0' && stopped(),
              "mode native: library started, or no detail");
 
-    // auto resolves to cpu, with no GPU.
+    // auto resolves to hybrid where hybrid starts, else to cpu.
     c.mode = HYLA_MODE_AUTO;
     c.ngpus = -1;
     TH_STATUS(hyla_init(&c), 0);
     hyla_config_t got;
     TH_STATUS(hyla_config_get(&got), 0);
-    th_check(got.mode == HYLA_MODE_CPU && got.ngpus == 0,
-             "mode auto: resolved to mode %d, ngpus %d; expected cpu, 0",
-             (int)got.mode, got.ngpus);
+    th_check(gpu ? got.mode == HYLA_MODE_HYBRID && got.ngpus >= 1
+                 : got.mode == HYLA_MODE_CPU && got.ngpus == 0,
+             "mode auto: resolved to mode %d, ngpus %d (GPU present: %d)",
+             (int)got.mode, got.ngpus, gpu);
     TH_STATUS(hyla_finalize(), 0);
     c.mode = HYLA_MODE_CPU;
     TH_STATUS(hyla_init(&c), 0);

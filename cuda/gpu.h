@@ -1,0 +1,34 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// CUDA kernels and cuBLAS calls: device pointers, sizes, leading
+// dimensions, a stream or a handle; no StarPU, no descriptors.
+//
+// Unlike cuBLAS, matrices here are row-major tiles (element (i, j) of a
+// tile at T[i*ld + j]), with the meaning the CPU kernels give them; the
+// wrappers translate through the transpose identities, without copies.
+#ifndef HYLA_CUDA_GPU_H
+#define HYLA_CUDA_GPU_H
+
+#include "hyla_config.h"
+#if !HYLA_HAVE_CUDA
+#error "cuda/gpu.h is for CUDA builds only"
+#endif
+
+#include "flags.h"
+#include <cublas_v2.h>
+#include <cuda_runtime.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+// The most tiles one hyla_cuda_*laswp call takes.
+enum { HYLA_CUDA_LASWP_MAXTILES = 1024 };
+
+#include "gpu_d.h"
+#include "gpu_s.h"
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif // HYLA_CUDA_GPU_H

@@ -1,0 +1,37 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// CUDA kernels and cuBLAS calls, double precision.  @precisions d -> s
+// Each returns 0 or a hyla status (HYLA_ERR_CUDA, HYLA_ERR_CUBLAS).
+#ifndef HYLA_CUDA_GPU_D_H
+#define HYLA_CUDA_GPU_D_H
+
+// C = alpha op(A) op(B) + beta C, row-major m-by-n C.
+int hyla_cuda_dgemm(cublasHandle_t handle, int transa, int transb, int m, int n,
+                    int k, double alpha, const double *dA, int ldda,
+                    const double *dB, int lddb, double beta, double *dC,
+                    int lddc);
+
+// B = alpha op(A)^-1 B (side HYLA_LEFT) or alpha B op(A)^-1, row-major
+// m-by-n B.
+int hyla_cuda_dtrsm(cublasHandle_t handle, int side, int uplo, int trans,
+                    int diag, int m, int n, double alpha, const double *dA,
+                    int ldda, double *dB, int lddb);
+
+// C = alpha op(A) op(A)^T + beta C on the uplo triangle of the row-major
+// n-by-n C; op(A) is n-by-k.
+int hyla_cuda_dsyrk(cublasHandle_t handle, int uplo, int trans, int n, int k,
+                    double alpha, const double *dA, int ldda, double beta,
+                    double *dC, int lddc);
+
+// Row interchanges on a tile column: ntiles row-major tiles of mb rows
+// (the last may be shorter; m rows in all) and n columns, leading
+// dimension ldd, whose device addresses are in dtile (a host array).
+// dipiv (device) holds pivots k1 .. k2-1 as 1-based global rows; row0 is
+// the global row of the column's first row.  Applied in order (inc > 0)
+// or in reverse (inc < 0).  Whole rows are contiguous: each interchange
+// moves two rows, coalesced, and the column blocks of the kernel run in
+// parallel, each applying every interchange in order.
+int hyla_cuda_dlaswp(double *const *dtile, int ntiles, int mb, int m, int n,
+                     int ldd, const int *dipiv, int k1, int k2, int row0,
+                     int inc, cudaStream_t stream);
+
+#endif // HYLA_CUDA_GPU_D_H

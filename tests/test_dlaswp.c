@@ -1,0 +1,105 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// The GPU row-interchange kernel alone.  @precisions d -> s
+#include "check.h"
+#include "cpu_d.h"
+#include "gpu.h"
+#include "harness.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+// Checks hyla_cuda_dlaswp against the CPU kernel hyla_cpu_dlaswp_panel,
+// bit for bit: tile columns of 1 to 12 tiles (a short last one), widths
+// below, at and above the kernel's 128-column blocks, forward and backward
+// interchanges, pivots anywhere below their row (other tiles included), a
+// first row other than 0; and a column of too many tiles is refused.
+// Exits 77 (SKIP) without a GPU.  Run it under compute-sanitizer
+// (memcheck, racecheck) on a GPU machine.
+
+static int run(int ntiles, int mb, int m, int n, int kb, int row0, int inc,
+               int seed)
+{
+    int ld = n + 3; // a leading dimension wider than the rows
+    size_t tile_elems = (size_t)mb * ld;
+    double *host = malloc(sizeof(double) * tile_elems * ntiles);
+    double *want = malloc(sizeof(double) * tile_elems * ntiles);
+    hyla_check_dgen((int)tile_elems, ntiles, host, (int)tile_elems, seed);
+    memcpy(want, host, sizeof(double) * tile_elems * ntiles);
+
+    // Pivots as getrf leaves them: row i goes with a row p >= i.
+    int *ipiv = malloc(sizeof(int) * kb);
+    unsigned s = 12345u * (unsigned)seed + 1;
+    for (int i = 0; i < kb; i++) {
+        s = s * 1664525u + 1013904223u;
+        int p = i + (int)((s >> 8) % (unsigned)(m - i));
+        ipiv[i] = row0 + p + 1;
+    }
+
+    double *tile[ntiles], *dtile[ntiles];
+    for (int t = 0; t < ntiles; t++) {
+        tile[t] = want + t * tile_elems;
+        if (cudaMalloc((void **)&dtile[t], sizeof(double) * tile_elems) ||
+            cudaMemcpy(dtile[t], host + t * tile_elems,
+                       sizeof(double) * tile_elems, cudaMemcpyHostToDevice))
+            return th_check(0, "cudaMalloc/cudaMemcpy failed");
+    }
+    int *dipiv;
+    cudaMalloc((void **)&dipiv, sizeof(int) * kb);
+    cudaMemcpy(dipiv, ipiv, sizeof(int) * kb, cudaMemcpyHostToDevice);
+
+    hyla_dpanel_t P = {.tile = tile, .mb = mb, .m = m, .n = n, .ld = ld};
+    hyla_cpu_dlaswp_panel(&P, row0, ipiv, 0, kb, inc);
+    int rc = hyla_cuda_dlaswp(dtile, ntiles, mb, m, n, ld, dipiv, 0, kb, row0,
+                              inc, 0);
+    int sync = cudaDeviceSynchronize();
+    for (int t = 0; t < ntiles; t++) {
+        cudaMemcpy(host + t * tile_elems, dtile[t], sizeof(double) * tile_elems,
+                   cudaMemcpyDeviceToHost);
+        cudaFree(dtile[t]);
+    }
+    cudaFree(dipiv);
+    // Rows beyond m in the last tile are padding: compare the m rows only,
+    // the padding columns included (they must not move either).
+    int same = 1;
+    for (int r = 0; r < m; r++)
+        same &= !memcmp(
+            host + (size_t)(r / mb) * tile_elems + (size_t)(r % mb) * ld,
+            want + (size_t)(r / mb) * tile_elems + (size_t)(r % mb) * ld,
+            sizeof(double) * ld);
+    char note[80];
+    snprintf(note, sizeof note, "tiles=%d mb=%d kb=%d row0=%d inc=%d", ntiles,
+             mb, kb, row0, inc);
+    th_row("dlaswp_gpu", m, n, mb, 0.0, 0.0, 0.0, rc == 0 && sync == 0 && same,
+           note);
+    free(host);
+    free(want);
+    free(ipiv);
+    return 0;
+}
+
+int main(void)
+{
+    th_begin("dlaswp (GPU kernel)");
+    int count = 0;
+    if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0) {
+        th_skip("no GPU");
+        return th_end();
+    }
+    int seed = 1;
+    for (int inc = 1; inc >= -1; inc -= 2) {
+        run(1, 8, 8, 8, 8, 0, inc, seed++);
+        run(3, 16, 40, 16, 16, 32, inc, seed++);
+        run(4, 100, 350, 257, 100, 500, inc, seed++);
+        run(10, 64, 600, 64, 64, 0, inc, seed++);
+        run(12, 32, 380, 128, 32, 64, inc, seed++);
+        run(2, 256, 300, 300, 256, 1024, inc, seed++);
+    }
+    // A column of more tiles than one call takes is refused, untouched.
+    double *dummy[HYLA_CUDA_LASWP_MAXTILES + 1] = {0};
+    th_check(hyla_cuda_dlaswp(dummy, HYLA_CUDA_LASWP_MAXTILES + 1, 1,
+                              HYLA_CUDA_LASWP_MAXTILES + 1, 4, 4, NULL, 0, 1, 0,
+                              1, 0) == HYLA_ERR_NOT_SUPPORTED,
+             "too many tiles: not refused");
+    return th_end();
+}
