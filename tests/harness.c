@@ -5,7 +5,9 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/wait.h>
 #include <time.h>
+#include <unistd.h>
 
 static struct {
     int pass, fail, skip;
@@ -34,10 +36,21 @@ double th_toc(void)
 void th_begin(const char *suite)
 {
     // The gpu suite: find out first whether there are GPUs enough (th_init
-    // exits 77 if not), so that no case runs half-way.
+    // exits 77 if not), so that no case runs half-way.  In a child: a
+    // process that started CUDA cannot use it in the children it forks
+    // (the argument tests fork), so the parent must not start it.
     if (th_gpus()) {
-        th_init(1, 64, 1);
-        hyla_finalize();
+        fflush(stdout);
+        pid_t pid = fork();
+        if (pid == 0) {
+            th_init(1, 64, 1);
+            hyla_finalize();
+            _exit(0);
+        }
+        int status = 0;
+        if (pid < 0 || waitpid(pid, &status, 0) < 0 || !WIFEXITED(status))
+            exit(1);
+        if (WEXITSTATUS(status)) exit(WEXITSTATUS(status));
     }
     printf("# %s\n", suite);
     printf("%% %-14s %6s %6s %4s %3s %4s %9s %8s %10s  %s\n", "routine", "m",
