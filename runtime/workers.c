@@ -4,8 +4,9 @@
 // A parallel panel runs as one task on a combined worker (StarPU's SPMD
 // tasks).  Its members are chosen with hwloc: CPU workers whose cores share
 // an L3 cache (the panel stays in that cache while every thread sweeps it
-// once per column), the largest such group first, then the rest of the
-// same package, then the other packages.  Combined workers of every size
+// once per column), the largest such group first (with GPUs, in the
+// package nearest the first one), then the rest of the same package, then
+// the other packages.  Combined workers of every size
 // from 2 to panel_threads share the same first members, so a short panel
 // near the end of the factorization uses fewer, still close, cores.
 #include "glue.h"
@@ -16,12 +17,15 @@
 #include <string.h>
 
 static struct {
-    int nthreads;                  // panel threads in force
+    int nthreads;                     // panel threads in force
     int combined[STARPU_MAXCPUS + 1]; // combined worker of size s, or -1
     char text[512];
 } panel;
 
-int hyla_rt_cpu_workers(void) { return (int)starpu_cpu_worker_get_count(); }
+int hyla_rt_cpu_workers(void)
+{
+    return (int)starpu_cpu_worker_get_count();
+}
 
 int hyla_rt_panel_worker(int ntiles)
 {
@@ -29,7 +33,10 @@ int hyla_rt_panel_worker(int ntiles)
     return s >= 2 ? panel.combined[s] : -1;
 }
 
-const char *hyla_rt_topology(void) { return panel.text; }
+const char *hyla_rt_topology(void)
+{
+    return panel.text;
+}
 
 typedef struct {
     int worker, pu, l3, package;
@@ -38,8 +45,7 @@ typedef struct {
 static int ancestor_index(hwloc_obj_t o, hwloc_obj_type_t type)
 {
     for (; o; o = o->parent)
-        if (o->type == type)
-            return (int)o->logical_index;
+        if (o->type == type) return (int)o->logical_index;
     return -1;
 }
 
@@ -51,13 +57,20 @@ static int group_size(const place_t *p, int n, int l3, int package)
     return c;
 }
 
+static int group_size_in(const place_t *p, int n, int package)
+{
+    int c = 0;
+    for (int i = 0; i < n; i++)
+        c += p[i].package == package;
+    return c;
+}
+
 // Order: the chosen L3 group, then its package, then the rest, each by PU.
 static int best_l3, best_package;
 
 static int rank_of(const place_t *p)
 {
-    if (p->l3 == best_l3 && p->package == best_package)
-        return 0;
+    if (p->l3 == best_l3 && p->package == best_package) return 0;
     return p->package == best_package ? 1 : 2;
 }
 
@@ -65,16 +78,15 @@ static int by_locality(const void *x, const void *y)
 {
     const place_t *a = x, *b = y;
     int ra = rank_of(a), rb = rank_of(b);
-    if (ra != rb)
-        return ra - rb;
+    if (ra != rb) return ra - rb;
     return a->pu - b->pu;
 }
 
 int hyla_rt_panel_workers_init(int panel_threads)
 {
     int ids[STARPU_MAXCPUS];
-    int n = starpu_worker_get_ids_by_type(STARPU_CPU_WORKER, ids,
-                                          STARPU_MAXCPUS);
+    int n =
+        starpu_worker_get_ids_by_type(STARPU_CPU_WORKER, ids, STARPU_MAXCPUS);
     place_t place[STARPU_MAXCPUS];
     for (int i = 0; i < n; i++) {
         hwloc_obj_t o = starpu_worker_get_hwloc_obj(ids[i]);
@@ -82,14 +94,24 @@ int hyla_rt_panel_workers_init(int panel_threads)
                              ancestor_index(o, HWLOC_OBJ_L3CACHE),
                              ancestor_index(o, HWLOC_OBJ_PACKAGE)};
     }
-    best_l3 = n ? place[0].l3 : -1;
-    best_package = n ? place[0].package : -1;
-    for (int i = 1; i < n; i++)
-        if (group_size(place, n, place[i].l3, place[i].package) >
-            group_size(place, n, best_l3, best_package)) {
+    // With GPUs, the panel's rows travel to and from them: stay in the
+    // package of the core that drives the first GPU (StarPU binds it near
+    // its GPU), when CPU workers are there.
+    int gpu_package = -1, gpu[1];
+    if (starpu_worker_get_ids_by_type(STARPU_CUDA_WORKER, gpu, 1) == 1)
+        gpu_package = ancestor_index(starpu_worker_get_hwloc_obj(gpu[0]),
+                                     HWLOC_OBJ_PACKAGE);
+    if (group_size_in(place, n, gpu_package) == 0) gpu_package = -1;
+    best_l3 = best_package = -1;
+    for (int i = 0; i < n; i++) {
+        if (gpu_package >= 0 && place[i].package != gpu_package) continue;
+        if ((best_l3 < 0 && best_package < 0) ||
+            group_size(place, n, place[i].l3, place[i].package) >
+                group_size(place, n, best_l3, best_package)) {
             best_l3 = place[i].l3;
             best_package = place[i].package;
         }
+    }
     qsort(place, n, sizeof place[0], by_locality);
 
     panel.nthreads = hyla_imax(1, hyla_imin(panel_threads, n));
@@ -100,8 +122,7 @@ int hyla_rt_panel_workers_init(int panel_threads)
         for (int i = 0; i < s; i++)
             members[i] = place[i].worker;
         int id = starpu_combined_worker_assign_workerid(s, members);
-        if (id < 0)
-            return HYLA_ERR_RUNTIME;
+        if (id < 0) return HYLA_ERR_RUNTIME;
         panel.combined[s] = id;
     }
 
@@ -109,15 +130,17 @@ int hyla_rt_panel_workers_init(int panel_threads)
                        "%d CPU workers; LU panel on %d thread%s", n,
                        panel.nthreads, panel.nthreads > 1 ? "s" : "");
     if (panel.nthreads > 1) {
-        len += snprintf(panel.text + len, sizeof panel.text - len,
-                        " (L3 #%d of package #%d), cores", best_l3,
-                        best_package);
-        for (int i = 0; i < panel.nthreads && len < (int)sizeof panel.text;
-             i++)
+        len +=
+            snprintf(panel.text + len, sizeof panel.text - len,
+                     " (L3 #%d of package #%d), cores", best_l3, best_package);
+        for (int i = 0; i < panel.nthreads && len < (int)sizeof panel.text; i++)
             len += snprintf(panel.text + len, sizeof panel.text - len, " %d",
                             place[i].pu);
     }
     return HYLA_SUCCESS;
 }
 
-int hyla_rt_panel_threads(void) { return panel.nthreads; }
+int hyla_rt_panel_threads(void)
+{
+    return panel.nthreads;
+}
