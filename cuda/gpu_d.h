@@ -22,6 +22,13 @@ int hyla_cuda_dsyrk(cublasHandle_t handle, int uplo, int trans, int n, int k,
                     double alpha, const double *dA, int ldda, double beta,
                     double *dC, int lddc);
 
+// Cholesky of the row-major n-by-n tile dA on the stream of handle (uplo
+// as hyla_cpu_dpotrf).  A failure (a leading minor not positive, or NaN)
+// at column j sets *dinfo (device-accessible: device or mapped host
+// memory, 0 before) to col0 + j + 1 unless it is already set.
+int hyla_cuda_dpotrf(cublasHandle_t handle, int uplo, int n, double *dA,
+                     int ldda, int *dinfo, int col0);
+
 // Row interchanges on a tile column: ntiles row-major tiles of mb rows
 // (the last may be shorter; m rows in all) and n columns, leading
 // dimension ldd, whose device addresses are in dtile (a host array).

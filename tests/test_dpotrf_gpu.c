@@ -1,0 +1,116 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// The GPU tile Cholesky kernel alone.  @precisions d -> s
+#include "check.h"
+#include "gpu.h"
+#include "harness.h"
+
+#include <lapacke.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+// Checks hyla_cuda_dpotrf on row-major tiles, both triangles, orders
+// around its 32-column leaf and recursion (1 to 1000) with a leading
+// dimension wider than the tile: the residual ||A - L L^T|| / (||A|| n eps),
+// the other triangle untouched, and info equal to LAPACKE_dpotrf's for a
+// negative or NaN diagonal entry in the first leaf, on a leaf edge and at
+// the end.  Exits 77 (SKIP) without a GPU.  Run it under compute-sanitizer.
+
+static cublasHandle_t handle;
+
+// Factor the n-by-n column-major A (lda) on the GPU as a row-major tile
+// with leading dimension ld; returns info, or -1 on a CUDA failure.
+static int factor(int uplo, int n, double *A, int lda, int ld)
+{
+    size_t bytes = sizeof(double) * (size_t)n * ld;
+    double *T = malloc(bytes ? bytes : 1), *dT;
+    int *dinfo, info = -1;
+    // Row-major T(i, j) = A(i, j): T[i*ld + j] = A[i + j*lda].
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < ld; j++)
+            T[(size_t)i * ld + j] = j < n ? A[i + (size_t)j * lda] : 7.0;
+    if (cudaMalloc((void **)&dT, bytes ? bytes : 1) ||
+        cudaMalloc((void **)&dinfo, sizeof(int)) ||
+        cudaMemcpy(dT, T, bytes, cudaMemcpyHostToDevice) ||
+        cudaMemset(dinfo, 0, sizeof(int)))
+        goto out;
+    if (hyla_cuda_dpotrf(handle, uplo, n, dT, ld, dinfo, 0) ||
+        cudaDeviceSynchronize() ||
+        cudaMemcpy(T, dT, bytes, cudaMemcpyDeviceToHost) ||
+        cudaMemcpy(&info, dinfo, sizeof(int), cudaMemcpyDeviceToHost))
+        info = -1;
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < n; j++)
+            A[i + (size_t)j * lda] = T[(size_t)i * ld + j];
+out:
+    cudaFree(dT);
+    cudaFree(dinfo);
+    free(T);
+    return info;
+}
+
+// One case: bad_j >= 0 puts `bad` at A(bad_j, bad_j).
+static void run(int uplo, int n, int bad_j, double bad, int seed)
+{
+    char u = uplo == HYLA_LOWER ? 'L' : 'U';
+    int lda = n + 3, ld = n + 5;
+    size_t size = (size_t)lda * (n ? n : 1);
+    double *A = malloc(sizeof(double) * size),
+           *F = malloc(sizeof(double) * size);
+    double *R = malloc(sizeof(double) * size);
+    hyla_check_dgen_spd(n, A, lda, seed);
+    if (bad_j >= 0) A[bad_j + (size_t)bad_j * lda] = bad;
+    memcpy(F, A, sizeof(double) * size);
+    memcpy(R, A, sizeof(double) * size);
+
+    th_tic();
+    int info = factor(uplo, n, F, lda, ld);
+    double t = th_toc();
+    int rinfo = n ? LAPACKE_dpotrf(LAPACK_COL_MAJOR, u, n, R, lda) : 0;
+    if (bad_j >= 0 && isnan(bad)) rinfo = bad_j + 1; // LAPACK's dpotrf2
+    double resid =
+        info == 0 ? hyla_check_dresid_potrf(u, n, A, lda, F, lda) : 0.0;
+    // The other triangle is not referenced: it must come back unchanged.
+    int untouched = 1;
+    for (int j = 0; j < n; j++)
+        for (int i = 0; i < n; i++)
+            if (uplo == HYLA_LOWER ? i < j : i > j)
+                untouched &= F[i + (size_t)j * lda] == A[i + (size_t)j * lda];
+    char note[96];
+    snprintf(note, sizeof note, "uplo=%c info=%d/%d%s%s", u, info, rinfo,
+             bad_j >= 0 ? (isnan(bad) ? " NaN" : " negative") : "",
+             untouched ? "" : " other-triangle-changed");
+    th_row("dpotrf_gpu", n, n, 32, t, n * (double)n * n / 3.0, resid,
+           info == rinfo && resid <= HYLA_CHECK_TOL && untouched, note);
+    free(A);
+    free(F);
+    free(R);
+}
+
+int main(void)
+{
+    th_begin("dpotrf (GPU kernel)");
+    int count = 0;
+    if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0) {
+        th_skip("no GPU");
+        return th_end();
+    }
+    if (cublasCreate(&handle) != CUBLAS_STATUS_SUCCESS) {
+        th_check(0, "cublasCreate failed");
+        return th_end();
+    }
+    int seed = 1;
+    static const int ns[] = {1, 5, 31, 32, 33, 64, 100, 257, 1000};
+    for (int uplo = HYLA_UPPER; uplo <= HYLA_LOWER; uplo++) {
+        for (size_t i = 0; i < sizeof ns / sizeof ns[0]; i++)
+            run(uplo, ns[i], -1, 0.0, seed++);
+        static const int bad[] = {0, 10, 31, 32, 40, 99};
+        for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+            run(uplo, 100, bad[i], -1.0, seed++);
+            run(uplo, 100, bad[i], NAN, seed++);
+        }
+    }
+    cublasDestroy(handle);
+    return th_end();
+}
