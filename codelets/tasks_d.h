@@ -25,6 +25,17 @@ void hyla_task_dsyrk(const hyla_task_opts_t *o, int uplo, int trans,
                      double alpha, const hyla_desc_t *A, int Am, int An,
                      double beta, const hyla_desc_t *C, int Cm, int Cn);
 
+// W = A^-1 for the uplo triangle of A (non-unit), the other triangle of W
+// zero; a zero diagonal entry j of A reports info col0 + j.
+void hyla_task_dtrtri(const hyla_task_opts_t *o, int uplo, int col0,
+                      const hyla_desc_t *A, int Am, int An,
+                      const hyla_desc_t *W, int Wm, int Wn);
+// B = op(W) B (side left) or B op(W) (side right): a triangular solve
+// when W holds an inverse, done as a GEMM through a copy of B in the
+// scratch tile S (a runtime handle).
+void hyla_task_dtrsm_inv(const hyla_task_opts_t *o, int side, int trans,
+                         const hyla_desc_t *W, int Wm, int Wn,
+                         const hyla_desc_t *B, int Bm, int Bn, void *S);
 // Cholesky of the diagonal tile (k, k); info is offset to a global column.
 void hyla_task_dpotrf(const hyla_task_opts_t *o, int uplo, const hyla_desc_t *A,
                       int k);

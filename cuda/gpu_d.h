@@ -29,6 +29,12 @@ int hyla_cuda_dsyrk(cublasHandle_t handle, int uplo, int trans, int n, int k,
 int hyla_cuda_dpotrf(cublasHandle_t handle, int uplo, int n, double *dA,
                      int ldda, int *dinfo, int col0);
 
+// W = A^-1 for the uplo triangle of the row-major n-by-n tile dA (non-unit
+// diagonal), out of place into dW, the other triangle of dW set to zero;
+// on the stream of handle.  A zero on the diagonal leaves Inf or NaN in W.
+int hyla_cuda_dtrtri(cublasHandle_t handle, int uplo, int n, const double *dA,
+                     int ldda, double *dW, int lddw);
+
 // Row interchanges on a tile column: ntiles row-major tiles of mb rows
 // (the last may be shorter; m rows in all) and n columns, leading
 // dimension ldd, whose device addresses are in dtile (a host array).

@@ -2,9 +2,12 @@
 // Cholesky of one tile on the GPU: recursive, cuBLAS TRSM and SYRK between
 // levels, a leaf of up to 32 columns factored by one warp in shared memory.
 #include "gpu.h"
+#include "blas_t.h"
 #include "gpu_check.h"
 
 namespace {
+
+using hyla::blas;
 
 constexpr int leaf_n = 32;
 
@@ -55,42 +58,6 @@ __global__ void potrf_leaf_kernel(T *A, int lda, int n, int *info, int col0)
                 A[c + (size_t)r * lda] = s[r][c];
         }
 }
-
-template <typename T> struct blas;
-template <> struct blas<double> {
-    static cublasStatus_t trsm(cublasHandle_t h, cublasSideMode_t s,
-                               cublasFillMode_t f, cublasOperation_t t, int m,
-                               int n, const double *a, const double *A,
-                               int lda, double *B, int ldb)
-    {
-        return cublasDtrsm(h, s, f, t, CUBLAS_DIAG_NON_UNIT, m, n, a, A, lda,
-                           B, ldb);
-    }
-    static cublasStatus_t syrk(cublasHandle_t h, cublasFillMode_t f,
-                               cublasOperation_t t, int n, int k,
-                               const double *a, const double *A, int lda,
-                               const double *b, double *C, int ldc)
-    {
-        return cublasDsyrk(h, f, t, n, k, a, A, lda, b, C, ldc);
-    }
-};
-template <> struct blas<float> {
-    static cublasStatus_t trsm(cublasHandle_t h, cublasSideMode_t s,
-                               cublasFillMode_t f, cublasOperation_t t, int m,
-                               int n, const float *a, const float *A, int lda,
-                               float *B, int ldb)
-    {
-        return cublasStrsm(h, s, f, t, CUBLAS_DIAG_NON_UNIT, m, n, a, A, lda,
-                           B, ldb);
-    }
-    static cublasStatus_t syrk(cublasHandle_t h, cublasFillMode_t f,
-                               cublasOperation_t t, int n, int k,
-                               const float *a, const float *A, int lda,
-                               const float *b, float *C, int ldc)
-    {
-        return cublasSsyrk(h, f, t, n, k, a, A, lda, b, C, ldc);
-    }
-};
 
 // Column-major A (n x n, lda), its `upper` triangle: A11 first, then
 //   upper: A12 = U11^-T A12, A22 -= A12^T A12;

@@ -13,6 +13,7 @@ typedef struct bench_case {
     int repeat; // timed runs (after one untimed warm-up for hyla)
     int check;  // compute the residual of the last run
     int tile;   // time hyla's tile-level call (layout copies left out)
+    int on_gpu; // and place the tiles on the GPUs before the timed call
     int seed;
     const char *ref;   // "lapack" (default), "getf2" (getrf), "cusolver"
     const char *trace; // write a task trace of one more hyla run here

@@ -23,6 +23,7 @@ static int routine_id(const char *name)
 // The input of a case: A (and B for the solves), from the case's seed.
 typedef struct {
     int id, m, n, nrhs;
+    int on_gpu;      // tiles placed on the GPUs before the timed call
     double *A0, *B0; // originals
     double *A, *B;   // work copies
     int *ipiv;
@@ -32,6 +33,7 @@ static int input_make(const bench_case_t *c, input_t *in)
 {
     in->id = routine_id(c->routine);
     if (in->id < 0) return -1;
+    in->on_gpu = c->on_gpu;
     int n = in->n = c->n;
     int m = in->m = in->id == GETRF && c->m > 0 ? c->m : n;
     in->nrhs = in->id == GESV || in->id == POSV ? c->nrhs : 0;
@@ -144,6 +146,7 @@ static int run_hyla_tile(input_t *in, seconds_t *seconds)
         (rc = hyla_dlap_to_desc(in->A, m, A)) ||
         (in->nrhs && (rc = hyla_dlap_to_desc(in->B, n, B))))
         goto out;
+    if (in->on_gpu && (rc = hyla_desc_place(A, HYLA_PLACE_GPUS))) goto out;
     seconds_t t = bench_now();
     switch (in->id) {
     case GETRF: rc = hyla_dgetrf_tile(A, in->ipiv); break;

@@ -32,6 +32,8 @@ static const char usage[] =
     "      --repeat R      timed runs of each (default 3; min and median)\n"
     "      --tile          time hyla's tile-level call alone, without the\n"
     "                      copies between LAPACK and tile layouts\n"
+    "      --on-gpu        as --tile, the tiles first placed on the GPUs\n"
+    "                      (hyla_desc_place), as cuSOLVER's matrix is\n"
     "      --no-ref        do not run the reference\n"
     "      --ref NAME      the reference: lapack (default: the system\n"
     "                      LAPACK, OpenBLAS), getf2 (getrf: LAPACK's\n"
@@ -40,6 +42,9 @@ static const char usage[] =
     "                      CUDA builds)\n"
     "      --mode MODE     cpu, hybrid or auto (default: hyla's)\n"
     "      --ngpus G       GPUs for hyla (default: hyla's, all)\n"
+    "      --gpu-streams S CUDA streams per GPU (default: hyla's)\n"
+    "      --mapping M     scheduler or cyclic: who places GPU tasks\n"
+    "      --trsm-inv      Cholesky's TRSMs as GEMMs by inverted tiles\n"
     "      --trace FILE    after the timed runs, trace one more hyla run of\n"
     "                      each case into FILE (Chrome/Perfetto JSON; the\n"
     "                      last case wins); scripts/trace_svg.py draws it\n"
@@ -54,7 +59,7 @@ static const char usage[] =
 
 typedef struct {
     char *routines, *sizes, *precs, *csv, *ref_name, *trace;
-    int m, nrhs, repeat, check, ref, tile;
+    int m, nrhs, repeat, check, ref, tile, on_gpu;
     hyla_config_t cfg;
 } options_t;
 
@@ -87,7 +92,11 @@ static void parse(int argc, char **argv, options_t *o)
         MODE,
         NGPUS,
         NOCHECK,
-        CSV
+        CSV,
+        ONGPU,
+        STREAMS,
+        MAPPING,
+        TRSMINV
     };
     static const struct option longs[] = {
         {"routine", required_argument, 0, 'r'},
@@ -109,6 +118,10 @@ static void parse(int argc, char **argv, options_t *o)
         {"m", required_argument, 0, 'm'},
         {"no-check", no_argument, 0, NOCHECK},
         {"csv", required_argument, 0, CSV},
+        {"on-gpu", no_argument, 0, ONGPU},
+        {"gpu-streams", required_argument, 0, STREAMS},
+        {"mapping", required_argument, 0, MAPPING},
+        {"trsm-inv", no_argument, 0, TRSMINV},
         {"help", no_argument, 0, 'h'},
         {0, 0, 0, 0}};
     *o = (options_t){.routines = "getrf,potrf",
@@ -137,6 +150,23 @@ static void parse(int argc, char **argv, options_t *o)
         case NRHS: o->nrhs = parse_int(optarg, "--nrhs", 0); break;
         case REPEAT: o->repeat = parse_int(optarg, "--repeat", 1); break;
         case TILE: o->tile = 1; break;
+        case ONGPU: o->tile = o->on_gpu = 1; break;
+        case STREAMS:
+            o->cfg.gpu_streams = parse_int(optarg, "--gpu-streams", 1);
+            break;
+        case TRSMINV: o->cfg.trsm_inverse = 1; break;
+        case MAPPING:
+            if (!strcmp(optarg, "scheduler"))
+                o->cfg.mapping = HYLA_MAP_SCHEDULER;
+            else if (!strcmp(optarg, "cyclic"))
+                o->cfg.mapping = HYLA_MAP_CYCLIC;
+            else {
+                fprintf(stderr, "hyla-bench: --mapping: scheduler or cyclic "
+                                "(got '%s')\n",
+                        optarg);
+                exit(2);
+            }
+            break;
         case NOREF: o->ref = 0; break;
         case REF: o->ref_name = optarg; break;
         case TRACE: o->trace = optarg; break;
@@ -230,7 +260,7 @@ int main(int argc, char **argv)
         fprintf(csv, "routine,prec,m,n,nrhs,nb,lookahead,panel_threads,mode,"
                      "ncpu,ngpu,scheduler,api,hyla_s_min,hyla_s_median,"
                      "hyla_gflops,ref,ref_s_min,ref_s_median,ref_gflops,"
-                     "ratio,residual,status\n");
+                     "ratio,residual,status,gpu_streams,mapping,trsm_inv\n");
     printf("%-6s %4s %6s %5s %3s %4s %9s %9s %8s | %9s %8s | %6s %9s  %s\n",
            "routine", "prec", "m|n", "nb", "la", "ncpu", "hyla_s", "median",
            "GFLOP/s", "ref_s", "GFLOP/s", "ratio", "residual", "status");
@@ -261,6 +291,7 @@ int main(int argc, char **argv)
                                   .repeat = o.repeat,
                                   .check = o.check,
                                   .tile = o.tile,
+                                  .on_gpu = o.on_gpu,
                                   .seed = 1};
                 bench_result_t rr = {0, 0, -1, 0}, hr = {0, 0, -1, 0};
                 // The reference runs while hyla is stopped, with every
@@ -324,13 +355,18 @@ int main(int argc, char **argv)
                 if (csv)
                     fprintf(csv,
                             "%s,%s,%d,%d,%d,%d,%d,%d,%s,%d,%d,%s,%s,%.6f,"
-                            "%.6f,%.2f,%s,%.6f,%.6f,%.2f,%.4f,%.3e,%s\n",
+                            "%.6f,%.2f,%s,%.6f,%.6f,%.2f,%.4f,%.3e,%s,%d,%s,"
+                            "%d\n",
                             rt, p, c.m, c.n, c.nrhs, used.nb, used.lookahead,
                             used.panel_threads, mode_name(used.mode),
                             used.ncpus, used.ngpus, used.scheduler,
-                            o.tile ? "tile" : "lapack", hr.t_min, hr.t_median,
+                            o.on_gpu ? "tile-gpu" : o.tile ? "tile" : "lapack",
+                            hr.t_min, hr.t_median,
                             hg, ref_name(o.ref_name), rr.t_min, rr.t_median, rg,
-                            ratio, hr.resid, status);
+                            ratio, hr.resid, status, used.gpu_streams,
+                            used.mapping == HYLA_MAP_CYCLIC ? "cyclic"
+                                                            : "scheduler",
+                            used.trsm_inverse);
             }
             free(sizes);
         }

@@ -16,7 +16,9 @@ extern "C" {
 /**
  * Fill *cfg with this machine's defaults, then apply the environment
  * overrides: HYLA_NCPUS, HYLA_NGPUS, HYLA_NB, HYLA_LOOKAHEAD,
- * HYLA_PANEL_THREADS, HYLA_MODE (auto, cpu, hybrid, native) and HYLA_SCHED.
+ * HYLA_PANEL_THREADS, HYLA_MODE (auto, cpu, hybrid, native), HYLA_SCHED,
+ * HYLA_GPU_STREAMS, HYLA_MAPPING (scheduler, cyclic) and HYLA_TRSM_INV
+ * (0, 1).
  * This is the only place hyla reads its environment.
  *
  * @retval HYLA_SUCCESS
@@ -125,6 +127,19 @@ HYLA_EXPORT int hyla_desc_destroy(hyla_desc_t **A);
 
 /** Sizes of a tile matrix; any output pointer may be NULL. */
 HYLA_EXPORT int hyla_desc_size(const hyla_desc_t *A, int *m, int *n, int *nb);
+
+/**
+ * Bring the tiles of A to where the next calls will use them, and wait
+ * until they are there (after the pending tasks that write them).
+ * HYLA_PLACE_GPUS copies tile column n to GPU n mod ngpus, as the cyclic
+ * mapping runs it (nothing to do without GPUs); HYLA_PLACE_HOST brings
+ * every tile home.  Copies, not moves: the host keeps a valid copy of a
+ * tile until a task writes the tile elsewhere.
+ *
+ * @retval HYLA_SUCCESS, -1 (A NULL), -2 (where), HYLA_ERR_NOT_INITIALIZED,
+ *         HYLA_ERR_RUNTIME
+ */
+HYLA_EXPORT int hyla_desc_place(hyla_desc_t *A, hyla_place_t where);
 
 #ifdef __cplusplus
 }

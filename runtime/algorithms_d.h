@@ -10,9 +10,11 @@
 void hyla_pdgetrf(const hyla_desc_t *A, const hyla_pivots_t *P, int lookahead,
                   hyla_seq_t *seq);
 
-// A = L L^T (uplo HYLA_LOWER) or U^T U (HYLA_UPPER).
+// A = L L^T (uplo HYLA_LOWER) or U^T U (HYLA_UPPER); with a workspace
+// (ws->inv not NULL) the solves by the diagonal tiles are GEMMs by their
+// inverses.
 void hyla_pdpotrf(int uplo, const hyla_desc_t *A, int lookahead,
-                  hyla_seq_t *seq);
+                  const hyla_trsm_ws_t *ws, hyla_seq_t *seq);
 
 // B = op(A)^-1 B for the uplo triangle of A.
 void hyla_pdtrsm(int uplo, int trans, int diag, const hyla_desc_t *A,

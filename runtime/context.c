@@ -40,6 +40,7 @@ static void machine_defaults(hyla_config_t *cfg)
 
 static const char *default_scheduler = "lws";
 static const char *default_gpu_scheduler = "dmdas";
+static const int default_gpu_streams = 1;
 
 //==== environment (read here and nowhere else) ====
 
@@ -84,6 +85,9 @@ HYLA_EXPORT int hyla_config_init(hyla_config_t *cfg)
     machine_defaults(cfg);
     cfg->mode = HYLA_MODE_AUTO;
     cfg->scheduler = NULL;
+    cfg->gpu_streams = 0;
+    cfg->mapping = HYLA_MAP_SCHEDULER;
+    cfg->trsm_inverse = 0;
 
     // Each override is applied on its own: one bad variable does not
     // discard the others.
@@ -101,6 +105,26 @@ HYLA_EXPORT int hyla_config_init(hyla_config_t *cfg)
                            s);
     s = getenv("HYLA_SCHED");
     if (s && *s) cfg->scheduler = s;
+    if ((r = env_int("HYLA_GPU_STREAMS", 1, &cfg->gpu_streams))) rc = r;
+    s = getenv("HYLA_MAPPING");
+    if (s && *s) {
+        if (!strcasecmp(s, "scheduler"))
+            cfg->mapping = HYLA_MAP_SCHEDULER;
+        else if (!strcasecmp(s, "cyclic"))
+            cfg->mapping = HYLA_MAP_CYCLIC;
+        else
+            rc = hyla_rt_error(HYLA_ERR_ENVIRONMENT,
+                               "HYLA_MAPPING = '%s': expected scheduler or "
+                               "cyclic",
+                               s);
+    }
+    int inv = cfg->trsm_inverse;
+    if ((r = env_int("HYLA_TRSM_INV", 0, &inv))) rc = r;
+    else if (inv > 1)
+        rc = hyla_rt_error(HYLA_ERR_ENVIRONMENT,
+                           "HYLA_TRSM_INV = %d: expected 0 or 1", inv);
+    else
+        cfg->trsm_inverse = inv;
     return rc;
 }
 
@@ -123,6 +147,12 @@ static int check_config(const hyla_config_t *c)
         why = "no worker: ncpus and ngpus are both 0";
     else if (c->scheduler && strlen(c->scheduler) >= sizeof ctx.scheduler)
         why = "scheduler name too long";
+    else if (c->gpu_streams < 0 || c->gpu_streams > HYLA_MAX_GPU_STREAMS)
+        why = "gpu_streams must be in 0 .. 8";
+    else if (c->mapping != HYLA_MAP_SCHEDULER && c->mapping != HYLA_MAP_CYCLIC)
+        why = "mapping is not a hyla_mapping_t";
+    else if (c->trsm_inverse != 0 && c->trsm_inverse != 1)
+        why = "trsm_inverse must be 0 or 1";
     if (why) return hyla_rt_error(-1, "hyla_init: %s", why);
     return 0;
 }
@@ -142,7 +172,21 @@ static int start_starpu(const hyla_config_t *c, int ngpus)
     conf.sched_policy_name = ctx.scheduler;
     // hyla's configuration decides; STARPU_NCPU and friends do not.
     conf.precedence_over_environment_variables = 1;
-    return starpu_init(&conf);
+    // Streams per GPU have no starpu_conf field: StarPU reads them from
+    // its environment only, at starpu_init.  Set it for that call.
+    int streams = c->gpu_streams ? c->gpu_streams : default_gpu_streams;
+    const char *old = getenv("STARPU_NWORKER_PER_CUDA");
+    char *saved = old ? strdup(old) : NULL;
+    char value[16];
+    snprintf(value, sizeof value, "%d", streams);
+    if (ngpus != 0) setenv("STARPU_NWORKER_PER_CUDA", value, 1);
+    int ret = starpu_init(&conf);
+    if (saved)
+        setenv("STARPU_NWORKER_PER_CUDA", saved, 1);
+    else
+        unsetenv("STARPU_NWORKER_PER_CUDA");
+    free(saved);
+    return ret;
 }
 
 HYLA_EXPORT int hyla_init(const hyla_config_t *cfg)
@@ -185,7 +229,7 @@ HYLA_EXPORT int hyla_init(const hyla_config_t *cfg)
     // scheduler and none found, start again without GPUs.
     int ret = start_starpu(&c, c.ngpus);
     if (!ret && !c.scheduler && c.ngpus != 0 &&
-        starpu_cuda_worker_get_count() == 0) {
+        hyla_rt_gpus_init() == 0) {
         starpu_shutdown();
         ret = start_starpu(&c, 0);
     }
@@ -195,7 +239,7 @@ HYLA_EXPORT int hyla_init(const hyla_config_t *cfg)
     if (ret)
         return hyla_rt_error(HYLA_ERR_RUNTIME,
                              "hyla_init: starpu_init failed (%d)", ret);
-    int ngpus = (int)starpu_cuda_worker_get_count();
+    int ngpus = hyla_rt_gpus_init();
     if (c.mode == HYLA_MODE_HYBRID && ngpus == 0) {
         starpu_shutdown();
         return hyla_rt_error(HYLA_ERR_NOT_SUPPORTED,
@@ -203,6 +247,7 @@ HYLA_EXPORT int hyla_init(const hyla_config_t *cfg)
     }
     c.mode = ngpus ? HYLA_MODE_HYBRID : HYLA_MODE_CPU;
     c.ngpus = ngpus;
+    c.gpu_streams = ngpus ? hyla_rt_gpu_streams() : 0;
     if (ngpus) starpu_cublas_init();
     starpu_malloc_set_align(64);
 

@@ -216,3 +216,25 @@ void hyla_rt_pivots_destroy(hyla_pivots_t *P)
     free(P->handles);
     P->handles = NULL;
 }
+
+int hyla_rt_trsm_ws_create(hyla_trsm_ws_t *ws, const hyla_desc_t *A)
+{
+    *ws = (hyla_trsm_ws_t){NULL, NULL};
+    if (!hyla_rt_config()->trsm_inverse || A->nt == 0) return HYLA_SUCCESS;
+    int rc = hyla_rt_desc_new(&ws->inv, A->dtype, hyla_imin(A->nb, A->n), A->n,
+                              A->nb);
+    if (rc) return rc;
+    // A scratch tile: each worker gets its own buffer, never transferred.
+    starpu_data_handle_t s;
+    starpu_matrix_data_register(&s, -1, 0, (uint32_t)A->nb, (uint32_t)A->nb,
+                                (uint32_t)A->nb, A->elemsize);
+    ws->scratch = s;
+    return HYLA_SUCCESS;
+}
+
+void hyla_rt_trsm_ws_destroy(hyla_trsm_ws_t *ws)
+{
+    if (ws->scratch) starpu_data_unregister(ws->scratch);
+    hyla_desc_destroy(&ws->inv);
+    ws->scratch = NULL;
+}

@@ -48,6 +48,14 @@ void hyla_rt_seq_task_added(hyla_seq_t *seq);
 void hyla_rt_seq_task_done(void *seq);
 void hyla_rt_seq_insert_result(hyla_seq_t *seq, int ret);
 
+// GPUs: find them (returns how many) after starpu_init; streams per GPU.
+int hyla_rt_gpus_init(void);
+int hyla_rt_gpu_streams(void);
+// Workers allowed to run a task of tile column owner (see
+// hyla_task_opts_t): a bit mask of *len words, or NULL and *len = 0 for
+// any worker.
+const uint32_t *hyla_rt_owner_mask(int owner, unsigned *len);
+
 // Clamp a priority into the scheduler's range.
 int hyla_rt_priority(int priority);
 
@@ -56,10 +64,13 @@ int hyla_rt_priority(int priority);
 #define HYLA_TASK_INSERT(o, cl, ...)                                           \
     do {                                                                       \
         hyla_rt_seq_task_added((o)->seq);                                      \
+        unsigned hyla_len_;                                                    \
+        const uint32_t *hyla_mask_ = hyla_rt_owner_mask((o)->owner, &hyla_len_); \
         int hyla_ret_ = starpu_task_insert(                                    \
             (cl), STARPU_CALLBACK_WITH_ARG_NFREE, hyla_rt_seq_task_done,       \
             (void *)(o)->seq, STARPU_PRIORITY,                                 \
-            hyla_rt_priority((o)->priority), __VA_ARGS__, 0);                  \
+            hyla_rt_priority((o)->priority), STARPU_TASK_WORKERIDS, hyla_len_, \
+            (uint32_t *)hyla_mask_, __VA_ARGS__, 0);                           \
         hyla_rt_seq_insert_result((o)->seq, hyla_ret_);                        \
     } while (0)
 

@@ -10,7 +10,7 @@
 void hyla_pdgetrf(const hyla_desc_t *A, const hyla_pivots_t *P, int lookahead,
                   hyla_seq_t *seq)
 {
-    hyla_task_opts_t o = {seq, 0};
+    hyla_task_opts_t o = hyla_task_opts(seq);
     int mt = A->mt, nt = A->nt;
     int kt = hyla_imin(mt, nt);
 
@@ -21,6 +21,7 @@ void hyla_pdgetrf(const hyla_desc_t *A, const hyla_pivots_t *P, int lookahead,
 
         for (int n = k + 1; n < nt; n++) {
             o.priority = hyla_prio_update(nt, k, n, lookahead);
+            o.owner = n;
             // A(k:mt-1, n) = P_k A(k:mt-1, n)
             hyla_task_dlaswp(&o, A, k, n, P, 1);
             // A(k, n) = L_kk^-1 A(k, n)
@@ -34,7 +35,10 @@ void hyla_pdgetrf(const hyla_desc_t *A, const hyla_pivots_t *P, int lookahead,
 
         // A(k:mt-1, n) = P_k A(k:mt-1, n) for the finished columns n < k
         o.priority = 0;
-        for (int n = 0; n < k; n++)
+        for (int n = 0; n < k; n++) {
+            o.owner = n;
             hyla_task_dlaswp(&o, A, k, n, P, 1);
+        }
+        o.owner = -1;
     }
 }

@@ -9,7 +9,7 @@
 void hyla_pdlaswp(const hyla_desc_t *B, const hyla_pivots_t *P, int inc,
                   hyla_seq_t *seq)
 {
-    hyla_task_opts_t o = {seq, 0};
+    hyla_task_opts_t o = hyla_task_opts(seq);
     for (int i = 0; i < P->nsteps; i++) {
         int k = inc > 0 ? i : P->nsteps - 1 - i;
         o.priority = hyla_prio_panel(P->nsteps, i);

@@ -16,7 +16,7 @@ static int tile_part(int uplo, int m, int n)
 void hyla_pdlap_to_desc(int uplo, const double *Af, int lda,
                         const hyla_desc_t *A, hyla_seq_t *seq)
 {
-    hyla_task_opts_t o = {seq, 0};
+    hyla_task_opts_t o = hyla_task_opts(seq);
     for (int n = 0; n < A->nt; n++) {
         o.priority = hyla_prio_panel(A->nt, n) + 2;
         for (int m = 0; m < A->mt; m++) {
@@ -29,7 +29,7 @@ void hyla_pdlap_to_desc(int uplo, const double *Af, int lda,
 void hyla_pddesc_to_lap(int uplo, const hyla_desc_t *A, double *Af, int lda,
                         hyla_seq_t *seq)
 {
-    hyla_task_opts_t o = {seq, 0};
+    hyla_task_opts_t o = hyla_task_opts(seq);
     for (int n = 0; n < A->nt; n++)
         for (int m = 0; m < A->mt; m++) {
             int part = tile_part(uplo, m, n);

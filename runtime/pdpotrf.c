@@ -3,21 +3,47 @@
 #include "algorithms_d.h"
 #include "tasks_d.h"
 
+// The solves by the diagonal tile k, B = A(k, k)^-T B (upper) or
+// B A(k, k)^-T (lower): TRSMs, or with a workspace one inversion of the
+// tile and then GEMMs.
+static void solve(int uplo, const hyla_desc_t *A, int k,
+                  const hyla_trsm_ws_t *ws, hyla_task_opts_t *o)
+{
+    int nt = A->nt;
+    if (ws->inv) {
+        o->owner = k;
+        hyla_task_dtrtri(o, uplo, k * A->nb, A, k, k, ws->inv, 0, k);
+    }
+    for (int i = k + 1; i < nt; i++) {
+        int m = uplo == HYLA_LOWER ? i : k, n = uplo == HYLA_LOWER ? k : i;
+        int side = uplo == HYLA_LOWER ? HYLA_RIGHT : HYLA_LEFT;
+        // Lower: A(i, k) runs with column k; upper: A(k, i) with column i.
+        o->owner = n;
+        if (ws->inv)
+            hyla_task_dtrsm_inv(o, side, HYLA_TRANS, ws->inv, 0, k, A, m, n,
+                                ws->scratch);
+        else
+            hyla_task_dtrsm(o, side, uplo, HYLA_TRANS, HYLA_NON_UNIT, 1.0, A, k,
+                            k, A, m, n);
+    }
+}
+
 // A = L L^T, working on the lower tiles.
-static void lower(const hyla_desc_t *A, int lookahead, hyla_task_opts_t *o)
+static void lower(const hyla_desc_t *A, int lookahead, const hyla_trsm_ws_t *ws,
+                  hyla_task_opts_t *o)
 {
     int nt = A->nt;
     for (int k = 0; k < nt; k++) {
         // A(k, k) = L(k, k) L(k, k)^T
         o->priority = hyla_prio_panel(nt, k);
+        o->owner = k;
         hyla_task_dpotrf(o, HYLA_LOWER, A, k);
         // A(m, k) = A(m, k) L(k, k)^-T
         o->priority = hyla_prio_panel(nt, k) - 1;
-        for (int m = k + 1; m < nt; m++)
-            hyla_task_dtrsm(o, HYLA_RIGHT, HYLA_LOWER, HYLA_TRANS,
-                            HYLA_NON_UNIT, 1.0, A, k, k, A, m, k);
+        solve(HYLA_LOWER, A, k, ws, o);
         for (int n = k + 1; n < nt; n++) {
             o->priority = hyla_prio_update(nt, k, n, lookahead);
+            o->owner = n;
             // A(n, n) -= A(n, k) A(n, k)^T
             hyla_task_dsyrk(o, HYLA_LOWER, HYLA_NO_TRANS, -1.0, A, n, k, 1.0, A,
                             n, n);
@@ -30,37 +56,40 @@ static void lower(const hyla_desc_t *A, int lookahead, hyla_task_opts_t *o)
 }
 
 // A = U^T U, working on the upper tiles.
-static void upper(const hyla_desc_t *A, int lookahead, hyla_task_opts_t *o)
+static void upper(const hyla_desc_t *A, int lookahead, const hyla_trsm_ws_t *ws,
+                  hyla_task_opts_t *o)
 {
     int nt = A->nt;
     for (int k = 0; k < nt; k++) {
         // A(k, k) = U(k, k)^T U(k, k)
         o->priority = hyla_prio_panel(nt, k);
+        o->owner = k;
         hyla_task_dpotrf(o, HYLA_UPPER, A, k);
         // A(k, n) = U(k, k)^-T A(k, n)
         o->priority = hyla_prio_panel(nt, k) - 1;
-        for (int n = k + 1; n < nt; n++)
-            hyla_task_dtrsm(o, HYLA_LEFT, HYLA_UPPER, HYLA_TRANS, HYLA_NON_UNIT,
-                            1.0, A, k, k, A, k, n);
+        solve(HYLA_UPPER, A, k, ws, o);
         for (int m = k + 1; m < nt; m++) {
             o->priority = hyla_prio_update(nt, k, m, lookahead);
             // A(m, m) -= A(k, m)^T A(k, m)
+            o->owner = m;
             hyla_task_dsyrk(o, HYLA_UPPER, HYLA_TRANS, -1.0, A, k, m, 1.0, A, m,
                             m);
             // A(m, n) -= A(k, m)^T A(k, n)
-            for (int n = m + 1; n < nt; n++)
+            for (int n = m + 1; n < nt; n++) {
+                o->owner = n;
                 hyla_task_dgemm(o, HYLA_TRANS, HYLA_NO_TRANS, -1.0, A, k, m, A,
                                 k, n, 1.0, A, m, n);
+            }
         }
     }
 }
 
 void hyla_pdpotrf(int uplo, const hyla_desc_t *A, int lookahead,
-                  hyla_seq_t *seq)
+                  const hyla_trsm_ws_t *ws, hyla_seq_t *seq)
 {
-    hyla_task_opts_t o = {seq, 0};
+    hyla_task_opts_t o = hyla_task_opts(seq);
     if (uplo == HYLA_LOWER)
-        lower(A, lookahead, &o);
+        lower(A, lookahead, ws, &o);
     else
-        upper(A, lookahead, &o);
+        upper(A, lookahead, ws, &o);
 }

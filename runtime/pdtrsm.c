@@ -9,7 +9,7 @@
 void hyla_pdtrsm(int uplo, int trans, int diag, const hyla_desc_t *A,
                  const hyla_desc_t *B, hyla_seq_t *seq)
 {
-    hyla_task_opts_t o = {seq, 0};
+    hyla_task_opts_t o = hyla_task_opts(seq);
     int mt = B->mt, nt = B->nt;
     int forward = (uplo == HYLA_LOWER) == (trans == HYLA_NO_TRANS);
 

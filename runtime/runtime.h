@@ -45,6 +45,20 @@ static inline void *hyla_tile_addr(const hyla_desc_t *A, int m, int n)
     return (char *)A->mat + off * A->elemsize;
 }
 
+//==== workspace of the TRSM-by-inverse variant ====
+
+// The inverse of diagonal tile k goes to tile (0, k) of inv; scratch is a
+// runtime handle of one tile, a private buffer on each worker.  Both NULL
+// when the configuration asks for plain TRSMs.
+typedef struct hyla_trsm_ws {
+    hyla_desc_t *inv;
+    void *scratch;
+} hyla_trsm_ws_t;
+
+int hyla_rt_trsm_ws_create(hyla_trsm_ws_t *ws, const hyla_desc_t *A);
+// After the tasks that use it.
+void hyla_rt_trsm_ws_destroy(hyla_trsm_ws_t *ws);
+
 //==== pivots ====
 
 // ipiv split into one piece per panel step, each a runtime handle.
@@ -78,7 +92,19 @@ int hyla_rt_seq_failed(const hyla_seq_t *seq);
 typedef struct hyla_task_opts {
     hyla_seq_t *seq;
     int priority;
+    // Tile column whose GPU runs the task under the cyclic mapping; -1:
+    // any worker.  Only for codelets with a CUDA implementation.
+    int owner;
 } hyla_task_opts_t;
+
+// Options for the tasks of seq: no priority, no owner.
+static inline hyla_task_opts_t hyla_task_opts(hyla_seq_t *seq)
+{
+    return (hyla_task_opts_t){.seq = seq, .priority = 0, .owner = -1};
+}
+
+// The most CUDA streams (StarPU workers) per GPU.
+enum { HYLA_MAX_GPU_STREAMS = 8 };
 
 // Priorities, with nt tile columns: the panel (or diagonal block) of step k
 // first, then the columns within lookahead of it, then the rest in step

@@ -54,6 +54,7 @@ static int factor(int api, char uplo, int n, double *A, int lda, int nb)
     hyla_desc_t *T;
     int rc = hyla_desc_create(&T, HYLA_DOUBLE, n, n, nb);
     if (!rc) rc = hyla_dlap_to_desc(A, lda, T);
+    if (!rc) rc = hyla_desc_place(T, HYLA_PLACE_GPUS);
     if (!rc) rc = hyla_dpotrf_tile(uplo, T);
     if (rc >= 0) {
         int rc2 = hyla_ddesc_to_lap(T, A, lda);

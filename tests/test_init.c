@@ -28,7 +28,8 @@
 
 static const char *const env_vars[] = {
     "HYLA_NCPUS",         "HYLA_NGPUS", "HYLA_NB",   "HYLA_LOOKAHEAD",
-    "HYLA_PANEL_THREADS", "HYLA_MODE",  "HYLA_SCHED"};
+    "HYLA_PANEL_THREADS", "HYLA_MODE",  "HYLA_SCHED",
+    "HYLA_GPU_STREAMS",   "HYLA_MAPPING", "HYLA_TRSM_INV"};
 
 static void clear_env(void)
 {
@@ -104,7 +105,7 @@ static void bad_configs(void)
 {
     static const char long_name[] =
         "a-scheduler-name-far-longer-than-any-starpu-policy-name-0123456789";
-    for (int k = 0; k < 11; k++) {
+    for (int k = 0; k < 16; k++) {
         hyla_config_t c = good();
         const char *what = "";
         switch (k) {
@@ -148,6 +149,26 @@ static void bad_configs(void)
         case 9:
             c.ncpus = 0;
             what = "ncpus = 0 (no GPU codelets)";
+            break;
+        case 10:
+            c.gpu_streams = -1;
+            what = "gpu_streams = -1";
+            break;
+        case 11:
+            c.gpu_streams = 9;
+            what = "gpu_streams = 9";
+            break;
+        case 12:
+            c.mapping = (hyla_mapping_t)2;
+            what = "mapping = 2";
+            break;
+        case 13:
+            c.trsm_inverse = 2;
+            what = "trsm_inverse = 2";
+            break;
+        case 14:
+            c.trsm_inverse = -1;
+            what = "trsm_inverse = -1";
             break;
         default: c.scheduler = long_name; what = "long scheduler name";
         }
@@ -283,6 +304,17 @@ static void environment(void)
     TH_STATUS(env_case("HYLA_MODE", "hybrid", &c), 0);
     th_check(c.mode == HYLA_MODE_HYBRID, "HYLA_MODE=hybrid: mode %d",
              (int)c.mode);
+    TH_STATUS(env_case("HYLA_GPU_STREAMS", "3", &c), 0);
+    th_check(c.gpu_streams == 3, "HYLA_GPU_STREAMS=3: %d", c.gpu_streams);
+    TH_STATUS(env_case("HYLA_MAPPING", "cyclic", &c), 0);
+    th_check(c.mapping == HYLA_MAP_CYCLIC, "HYLA_MAPPING=cyclic: %d",
+             (int)c.mapping);
+    TH_STATUS(env_case("HYLA_TRSM_INV", "1", &c), 0);
+    th_check(c.trsm_inverse == 1, "HYLA_TRSM_INV=1: %d", c.trsm_inverse);
+    th_check(def.gpu_streams == 0 && def.mapping == HYLA_MAP_SCHEDULER &&
+                 def.trsm_inverse == 0,
+             "defaults: gpu_streams %d, mapping %d, trsm_inverse %d",
+             def.gpu_streams, (int)def.mapping, def.trsm_inverse);
     clear_env();
     setenv("HYLA_SCHED", "eager", 1);
     TH_STATUS(hyla_config_init(&c), 0);
@@ -297,7 +329,9 @@ static void environment(void)
         {"HYLA_NB", "99999999999"}, {"HYLA_NCPUS", "-2"},
         {"HYLA_NCPUS", "two"},      {"HYLA_NGPUS", "x"},
         {"HYLA_LOOKAHEAD", "-1"},   {"HYLA_PANEL_THREADS", "0"},
-        {"HYLA_MODE", "bogus"},     {"HYLA_MODE", "cpu "}};
+        {"HYLA_MODE", "bogus"},     {"HYLA_MODE", "cpu "},
+        {"HYLA_GPU_STREAMS", "0"},  {"HYLA_MAPPING", "round"},
+        {"HYLA_TRSM_INV", "2"},     {"HYLA_TRSM_INV", "yes"}};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         int rc = env_case(bad[i][0], bad[i][1], &c);
         snap();
@@ -431,6 +465,33 @@ static void strings(void)
              detail);
 }
 
+// hyla_desc_place: its argument checks, and the contents of a tile matrix
+// unchanged by a trip to the GPUs (if any) and back.
+static void place(void)
+{
+    TH_STATUS(hyla_desc_place(NULL, HYLA_PLACE_HOST),
+              HYLA_ERR_NOT_INITIALIZED);
+    hyla_config_t c = good();
+    TH_STATUS(hyla_init(&c), 0);
+    enum { N = 37 };
+    double A[N * N], B[N * N];
+    for (int i = 0; i < N * N; i++) {
+        A[i] = i * 0.25 - 3.0;
+        B[i] = 0.0;
+    }
+    hyla_desc_t *T = NULL;
+    TH_STATUS(hyla_desc_create(&T, HYLA_DOUBLE, N, N, 8), 0);
+    TH_STATUS(hyla_desc_place(NULL, HYLA_PLACE_GPUS), -1);
+    TH_STATUS(hyla_desc_place(T, (hyla_place_t)7), -2);
+    TH_STATUS(hyla_dlap_to_desc(A, N, T), 0);
+    TH_STATUS(hyla_desc_place(T, HYLA_PLACE_GPUS), 0);
+    TH_STATUS(hyla_desc_place(T, HYLA_PLACE_HOST), 0);
+    TH_STATUS(hyla_ddesc_to_lap(T, B, N), 0);
+    th_check(!memcmp(A, B, sizeof A), "hyla_desc_place changed the matrix");
+    TH_STATUS(hyla_desc_destroy(&T), 0);
+    TH_STATUS(hyla_finalize(), 0);
+}
+
 int main(void)
 {
     th_begin("init");
@@ -443,5 +504,6 @@ int main(void)
     busy();
     reinit();
     strings();
+    place();
     return th_end();
 }

@@ -51,6 +51,19 @@ typedef enum hyla_mode {
     HYLA_MODE_NATIVE = 3  /**< every task on GPUs, one CPU thread drives */
 } hyla_mode_t;
 
+/** Who places the GPU tasks of a factorization. */
+typedef enum hyla_mapping {
+    HYLA_MAP_SCHEDULER = 0, /**< the StarPU scheduler, task by task */
+    HYLA_MAP_CYCLIC = 1     /**< owner computes: tile column n on GPU n mod
+                                 ngpus (1-D block-cyclic) */
+} hyla_mapping_t;
+
+/** Where hyla_desc_place() brings the tiles of a matrix. */
+typedef enum hyla_place {
+    HYLA_PLACE_HOST = 0, /**< main memory */
+    HYLA_PLACE_GPUS = 1  /**< the GPUs, tile columns block-cyclic */
+} hyla_place_t;
+
 /** Element type of a tile matrix. */
 typedef enum hyla_dtype { HYLA_DOUBLE = 0, HYLA_FLOAT = 1 } hyla_dtype_t;
 
@@ -69,6 +82,10 @@ typedef struct hyla_config {
     int panel_threads;     /**< CPU threads factoring one LU panel, >= 1 */
     hyla_mode_t mode;      /**< where the tasks run */
     const char *scheduler; /**< StarPU scheduling policy; NULL: default */
+    int gpu_streams;        /**< CUDA streams (workers) per GPU; 0: default */
+    hyla_mapping_t mapping; /**< placement of the GPU tasks */
+    int trsm_inverse;       /**< Cholesky: each TRSM as a GEMM by the
+                                 inverted diagonal tile (1) or a TRSM (0) */
 } hyla_config_t;
 
 /** A tile matrix in CRRB layout (opaque); see hyla_desc_create(). */

@@ -1,0 +1,46 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// cuBLAS by element type, for the templated kernels (column-major, as
+// cuBLAS takes them).
+#ifndef HYLA_CUDA_BLAS_T_H
+#define HYLA_CUDA_BLAS_T_H
+
+#include <cublas_v2.h>
+
+namespace hyla {
+
+template <typename T> struct blas;
+
+#define HYLA_BLAS_T(T, X)                                                      \
+    template <> struct blas<T> {                                               \
+        static cublasStatus_t gemm(cublasHandle_t h, cublasOperation_t ta,     \
+                                   cublasOperation_t tb, int m, int n, int k,  \
+                                   const T *a, const T *A, int lda,            \
+                                   const T *B, int ldb, const T *b, T *C,      \
+                                   int ldc)                                    \
+        {                                                                      \
+            return cublas##X##gemm(h, ta, tb, m, n, k, a, A, lda, B, ldb, b,   \
+                                   C, ldc);                                    \
+        }                                                                      \
+        static cublasStatus_t trsm(cublasHandle_t h, cublasSideMode_t s,       \
+                                   cublasFillMode_t f, cublasOperation_t t,    \
+                                   int m, int n, const T *a, const T *A,       \
+                                   int lda, T *B, int ldb)                     \
+        {                                                                      \
+            return cublas##X##trsm(h, s, f, t, CUBLAS_DIAG_NON_UNIT, m, n, a,  \
+                                   A, lda, B, ldb);                            \
+        }                                                                      \
+        static cublasStatus_t syrk(cublasHandle_t h, cublasFillMode_t f,       \
+                                   cublasOperation_t t, int n, int k,          \
+                                   const T *a, const T *A, int lda,            \
+                                   const T *b, T *C, int ldc)                  \
+        {                                                                      \
+            return cublas##X##syrk(h, f, t, n, k, a, A, lda, b, C, ldc);       \
+        }                                                                      \
+    };
+HYLA_BLAS_T(double, D)
+HYLA_BLAS_T(float, S)
+#undef HYLA_BLAS_T
+
+} // namespace hyla
+
+#endif // HYLA_CUDA_BLAS_T_H
