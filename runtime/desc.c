@@ -104,16 +104,22 @@ void hyla_rt_tiles_cache_release(void)
 static void desc_free(hyla_desc_t *A)
 {
     if (A->handles) {
+        // A matrix without memory (temp) has no home to bring tiles to.
         for (size_t i = 0; i < (size_t)A->mt * A->nt; i++)
-            if (A->handles[i]) starpu_data_unregister(A->handles[i]);
+            if (A->handles[i] && A->mat)
+                starpu_data_unregister(A->handles[i]);
+            else if (A->handles[i])
+                starpu_data_unregister_no_coherency(A->handles[i]);
         free(A->handles);
     }
     if (A->mat) tiles_free(A->mat, A->bytes);
     free(A);
 }
 
-int hyla_rt_desc_new(hyla_desc_t **out, hyla_dtype_t dtype, int m, int n,
-                     int nb)
+// A tile matrix; temp: without memory of its own, StarPU allocates each
+// tile where a task first writes it and drops it when it is destroyed.
+static int desc_new(hyla_desc_t **out, hyla_dtype_t dtype, int m, int n,
+                    int nb, int temp)
 {
     hyla_desc_t *A = calloc(1, sizeof *A);
     if (!A) return HYLA_ERR_OUT_OF_MEMORY;
@@ -128,8 +134,8 @@ int hyla_rt_desc_new(hyla_desc_t **out, hyla_dtype_t dtype, int m, int n,
     size_t ntiles = (size_t)A->mt * A->nt;
     if (ntiles) {
         A->handles = calloc(ntiles, sizeof *A->handles);
-        A->mat = A->handles ? tiles_alloc(A->bytes) : NULL;
-        if (!A->mat) {
+        A->mat = A->handles && !temp ? tiles_alloc(A->bytes) : NULL;
+        if (!A->handles || (!temp && !A->mat)) {
             desc_free(A);
             return HYLA_ERR_OUT_OF_MEMORY;
         }
@@ -139,14 +145,23 @@ int hyla_rt_desc_new(hyla_desc_t **out, hyla_dtype_t dtype, int m, int n,
             starpu_data_handle_t h;
             int ld = hyla_tile_nb(A, j);
             // A row-major tile: nx elements in a row, ny rows, ld apart.
-            starpu_matrix_data_register(&h, STARPU_MAIN_RAM,
-                                        (uintptr_t)hyla_tile_addr(A, i, j), ld,
-                                        ld, hyla_tile_mb(A, i), A->elemsize);
+            if (temp)
+                starpu_matrix_data_register(&h, -1, 0, ld, ld,
+                                            hyla_tile_mb(A, i), A->elemsize);
+            else
+                starpu_matrix_data_register(
+                    &h, STARPU_MAIN_RAM, (uintptr_t)hyla_tile_addr(A, i, j), ld,
+                    ld, hyla_tile_mb(A, i), A->elemsize);
             A->handles[i + (size_t)j * A->mt] = h;
         }
     live_add(A);
     *out = A;
     return HYLA_SUCCESS;
+}
+
+int hyla_rt_desc_new(hyla_desc_t **A, hyla_dtype_t dtype, int m, int n, int nb)
+{
+    return desc_new(A, dtype, m, n, nb, 0);
 }
 
 HYLA_EXPORT int hyla_desc_create(hyla_desc_t **A, hyla_dtype_t dtype, int m,
@@ -221,8 +236,9 @@ int hyla_rt_trsm_ws_create(hyla_trsm_ws_t *ws, const hyla_desc_t *A)
 {
     *ws = (hyla_trsm_ws_t){NULL, NULL};
     if (!hyla_rt_config()->trsm_inverse || A->nt == 0) return HYLA_SUCCESS;
-    int rc = hyla_rt_desc_new(&ws->inv, A->dtype, hyla_imin(A->nb, A->n), A->n,
-                              A->nb);
+    // The inverses live where they are computed: no host copy, no pinning.
+    int rc = desc_new(&ws->inv, A->dtype, hyla_imin(A->nb, A->n), A->n, A->nb,
+                      1);
     if (rc) return rc;
     // A scratch tile: each worker gets its own buffer, never transferred.
     starpu_data_handle_t s;
