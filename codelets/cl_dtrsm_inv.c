@@ -51,8 +51,8 @@ static void cl_dtrsm_inv_cuda(void *buffers[], void *cl_arg)
         rc = hyla_cuda_dgemm(h, a->trans, HYLA_NO_TRANS, m, n, m, 1.0, pW, ldw,
                              S, n, 0.0, pB, ldb);
     else if (!rc)
-        rc = hyla_cuda_dgemm(h, HYLA_NO_TRANS, a->trans, m, n, n, 1.0, S, n,
-                             pW, ldw, 0.0, pB, ldb);
+        rc = hyla_cuda_dgemm(h, HYLA_NO_TRANS, a->trans, m, n, n, 1.0, S, n, pW,
+                             ldw, 0.0, pB, ldb);
     if (rc) hyla_rt_seq_fail(a->seq, rc);
 }
 #endif

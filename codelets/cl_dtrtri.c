@@ -13,9 +13,9 @@ static void cl_dtrtri_cpu(void *buffers[], void *cl_arg)
     const struct dtrtri_args *a = cl_arg;
     if (hyla_rt_seq_skip(a->seq)) return;
     void *A = buffers[0], *W = buffers[1];
-    int info = hyla_cpu_dtrtri(a->uplo, HYLA_TILE_ROWS(A), HYLA_TILE_PTR(A),
-                               HYLA_TILE_LD(A), HYLA_TILE_PTR(W),
-                               HYLA_TILE_LD(W));
+    int info =
+        hyla_cpu_dtrtri(a->uplo, HYLA_TILE_ROWS(A), HYLA_TILE_PTR(A),
+                        HYLA_TILE_LD(A), HYLA_TILE_PTR(W), HYLA_TILE_LD(W));
     if (info > 0)
         hyla_rt_seq_info(a->seq, a->col0 + info);
     else if (info < 0)
@@ -28,10 +28,9 @@ static void cl_dtrtri_cuda(void *buffers[], void *cl_arg)
     const struct dtrtri_args *a = cl_arg;
     if (hyla_rt_seq_skip(a->seq)) return;
     void *A = buffers[0], *W = buffers[1];
-    int rc = hyla_cuda_dtrtri(starpu_cublas_get_local_handle(), a->uplo,
-                              HYLA_TILE_ROWS(A), HYLA_TILE_PTR(A),
-                              HYLA_TILE_LD(A), HYLA_TILE_PTR(W),
-                              HYLA_TILE_LD(W));
+    int rc = hyla_cuda_dtrtri(
+        starpu_cublas_get_local_handle(), a->uplo, HYLA_TILE_ROWS(A),
+        HYLA_TILE_PTR(A), HYLA_TILE_LD(A), HYLA_TILE_PTR(W), HYLA_TILE_LD(W));
     if (rc) hyla_rt_seq_fail(a->seq, rc);
 }
 #endif

@@ -161,8 +161,9 @@ static void parse(int argc, char **argv, options_t *o)
             else if (!strcmp(optarg, "cyclic"))
                 o->cfg.mapping = HYLA_MAP_CYCLIC;
             else {
-                fprintf(stderr, "hyla-bench: --mapping: scheduler or cyclic "
-                                "(got '%s')\n",
+                fprintf(stderr,
+                        "hyla-bench: --mapping: scheduler or cyclic "
+                        "(got '%s')\n",
                         optarg);
                 exit(2);
             }
@@ -360,10 +361,12 @@ int main(int argc, char **argv)
                             rt, p, c.m, c.n, c.nrhs, used.nb, used.lookahead,
                             used.panel_threads, mode_name(used.mode),
                             used.ncpus, used.ngpus, used.scheduler,
-                            o.on_gpu ? "tile-gpu" : o.tile ? "tile" : "lapack",
-                            hr.t_min, hr.t_median,
-                            hg, ref_name(o.ref_name), rr.t_min, rr.t_median, rg,
-                            ratio, hr.resid, status, used.gpu_streams,
+                            o.on_gpu ? "tile-gpu"
+                            : o.tile ? "tile"
+                                     : "lapack",
+                            hr.t_min, hr.t_median, hg, ref_name(o.ref_name),
+                            rr.t_min, rr.t_median, rg, ratio, hr.resid, status,
+                            used.gpu_streams,
                             used.mapping == HYLA_MAP_CYCLIC ? "cyclic"
                                                             : "scheduler",
                             used.trsm_inverse);

@@ -40,7 +40,9 @@ static void machine_defaults(hyla_config_t *cfg)
 
 static const char *default_scheduler = "lws";
 static const char *default_gpu_scheduler = "dmdas";
-static const int default_gpu_streams = 1;
+// Two streams per GPU: +10 to +22 % on the H100 Cholesky over one, and no
+// gain from four (docs/perf).
+static const int default_gpu_streams = 2;
 
 //==== environment (read here and nowhere else) ====
 
@@ -119,7 +121,8 @@ HYLA_EXPORT int hyla_config_init(hyla_config_t *cfg)
                                s);
     }
     int inv = cfg->trsm_inverse;
-    if ((r = env_int("HYLA_TRSM_INV", 0, &inv))) rc = r;
+    if ((r = env_int("HYLA_TRSM_INV", 0, &inv)))
+        rc = r;
     else if (inv > 1)
         rc = hyla_rt_error(HYLA_ERR_ENVIRONMENT,
                            "HYLA_TRSM_INV = %d: expected 0 or 1", inv);
@@ -228,8 +231,7 @@ HYLA_EXPORT int hyla_init(const hyla_config_t *cfg)
     // there are GPUs is known only once StarPU runs: with the default
     // scheduler and none found, start again without GPUs.
     int ret = start_starpu(&c, c.ngpus);
-    if (!ret && !c.scheduler && c.ngpus != 0 &&
-        hyla_rt_gpus_init() == 0) {
+    if (!ret && !c.scheduler && c.ngpus != 0 && hyla_rt_gpus_init() == 0) {
         starpu_shutdown();
         ret = start_starpu(&c, 0);
     }

@@ -118,8 +118,8 @@ static void desc_free(hyla_desc_t *A)
 
 // A tile matrix; temp: without memory of its own, StarPU allocates each
 // tile where a task first writes it and drops it when it is destroyed.
-static int desc_new(hyla_desc_t **out, hyla_dtype_t dtype, int m, int n,
-                    int nb, int temp)
+static int desc_new(hyla_desc_t **out, hyla_dtype_t dtype, int m, int n, int nb,
+                    int temp)
 {
     hyla_desc_t *A = calloc(1, sizeof *A);
     if (!A) return HYLA_ERR_OUT_OF_MEMORY;
@@ -237,8 +237,8 @@ int hyla_rt_trsm_ws_create(hyla_trsm_ws_t *ws, const hyla_desc_t *A)
     *ws = (hyla_trsm_ws_t){NULL, NULL};
     if (!hyla_rt_config()->trsm_inverse || A->nt == 0) return HYLA_SUCCESS;
     // The inverses live where they are computed: no host copy, no pinning.
-    int rc = desc_new(&ws->inv, A->dtype, hyla_imin(A->nb, A->n), A->n, A->nb,
-                      1);
+    int rc =
+        desc_new(&ws->inv, A->dtype, hyla_imin(A->nb, A->n), A->n, A->nb, 1);
     if (rc) return rc;
     // A scratch tile: each worker gets its own buffer, never transferred.
     starpu_data_handle_t s;

@@ -65,7 +65,8 @@ int hyla_rt_priority(int priority);
     do {                                                                       \
         hyla_rt_seq_task_added((o)->seq);                                      \
         unsigned hyla_len_;                                                    \
-        const uint32_t *hyla_mask_ = hyla_rt_owner_mask((o)->owner, &hyla_len_); \
+        const uint32_t *hyla_mask_ =                                           \
+            hyla_rt_owner_mask((o)->owner, &hyla_len_);                        \
         int hyla_ret_ = starpu_task_insert(                                    \
             (cl), STARPU_CALLBACK_WITH_ARG_NFREE, hyla_rt_seq_task_done,       \
             (void *)(o)->seq, STARPU_PRIORITY,                                 \

@@ -198,8 +198,8 @@ static void breakdowns(int nb, int *seed)
                 int i = offdiag[c][0], j = offdiag[c][1];
                 breakdown(api, uplo, n, nb, i, j, NAN, (i > j ? i : j) + 1, 0,
                           "NaN", (*seed)++);
-                breakdown(api, uplo, n, nb, i, j, INFINITY,
-                          (i > j ? i : j) + 1, 0, "Inf", (*seed)++);
+                breakdown(api, uplo, n, nb, i, j, INFINITY, (i > j ? i : j) + 1,
+                          0, "Inf", (*seed)++);
             }
         }
 }

@@ -64,8 +64,10 @@ static void run(int gpu, int uplo, int n, int seed)
     int ld = n + 3;
     size_t size = (size_t)n * ld + 1;
     double *S = malloc(sizeof(double) * ((size_t)n * n + 1));
-    double *A = malloc(sizeof(double) * size), *A0 = malloc(sizeof(double) * size);
-    double *T = calloc(size, sizeof(double)), *W = malloc(sizeof(double) * size);
+    double *A = malloc(sizeof(double) * size),
+           *A0 = malloc(sizeof(double) * size);
+    double *T = calloc(size, sizeof(double)),
+           *W = malloc(sizeof(double) * size);
     double *R = malloc(sizeof(double) * size);
     // A Cholesky factor: a triangle with a moderate condition number.
     hyla_check_dgen_spd(n, S, n, seed);
@@ -74,7 +76,7 @@ static void run(int gpu, int uplo, int n, int seed)
         for (int j = 0; j < ld; j++) {
             int in = j < n && (uplo == HYLA_LOWER ? j <= i : j >= i);
             // Lower: T(i, j) = L(i, j); upper: T(i, j) = L(j, i).
-            double v = !in ? 1e30
+            double v = !in                  ? 1e30
                        : uplo == HYLA_LOWER ? S[i + (size_t)j * n]
                                             : S[j + (size_t)i * n];
             A[(size_t)i * ld + j] = v;

@@ -27,9 +27,9 @@
 // status has a non-empty string.
 
 static const char *const env_vars[] = {
-    "HYLA_NCPUS",         "HYLA_NGPUS", "HYLA_NB",   "HYLA_LOOKAHEAD",
-    "HYLA_PANEL_THREADS", "HYLA_MODE",  "HYLA_SCHED",
-    "HYLA_GPU_STREAMS",   "HYLA_MAPPING", "HYLA_TRSM_INV"};
+    "HYLA_NCPUS",         "HYLA_NGPUS",   "HYLA_NB",    "HYLA_LOOKAHEAD",
+    "HYLA_PANEL_THREADS", "HYLA_MODE",    "HYLA_SCHED", "HYLA_GPU_STREAMS",
+    "HYLA_MAPPING",       "HYLA_TRSM_INV"};
 
 static void clear_env(void)
 {
@@ -469,8 +469,7 @@ static void strings(void)
 // unchanged by a trip to the GPUs (if any) and back.
 static void place(void)
 {
-    TH_STATUS(hyla_desc_place(NULL, HYLA_PLACE_HOST),
-              HYLA_ERR_NOT_INITIALIZED);
+    TH_STATUS(hyla_desc_place(NULL, HYLA_PLACE_HOST), HYLA_ERR_NOT_INITIALIZED);
     hyla_config_t c = good();
     TH_STATUS(hyla_init(&c), 0);
     enum { N = 37 };

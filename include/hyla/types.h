@@ -82,7 +82,7 @@ typedef struct hyla_config {
     int panel_threads;     /**< CPU threads factoring one LU panel, >= 1 */
     hyla_mode_t mode;      /**< where the tasks run */
     const char *scheduler; /**< StarPU scheduling policy; NULL: default */
-    int gpu_streams;        /**< CUDA streams (workers) per GPU; 0: default */
+    int gpu_streams;       /**< CUDA streams (workers) per GPU, <= 8; 0: 2 */
     hyla_mapping_t mapping; /**< placement of the GPU tasks */
     int trsm_inverse;       /**< Cholesky: each TRSM as a GEMM by the
                                  inverted diagonal tile (1) or a TRSM (0) */
