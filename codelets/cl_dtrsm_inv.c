@@ -11,24 +11,45 @@ struct dtrsm_inv_args {
     int side, trans;
 };
 
+// The task's GEMM: C = A B with C the tile B (m-by-n, ldc) and S a
+// compact copy of it (leading dimension n): op(W) S (left, W m-by-m) or
+// S op(W) (right, W n-by-n).
+struct gemm {
+    int ta, tb, m, n, k, lda, ldb, ldc;
+    const double *A, *B;
+    double *C, *S;
+};
+
+static struct gemm gemm_of(void *buffers[], const struct dtrsm_inv_args *a)
+{
+    void *W = buffers[0], *T = buffers[1];
+    struct gemm g = {.m = HYLA_TILE_ROWS(T),
+                     .n = HYLA_TILE_COLS(T),
+                     .ldc = HYLA_TILE_LD(T),
+                     .C = HYLA_TILE_PTR(T),
+                     .S = HYLA_TILE_PTR(buffers[2])};
+    const double *pW = HYLA_TILE_PTR(W);
+    int ldw = HYLA_TILE_LD(W);
+    if (a->side == HYLA_LEFT) {
+        g.ta = a->trans, g.tb = HYLA_NO_TRANS, g.k = g.m;
+        g.A = pW, g.lda = ldw, g.B = g.S, g.ldb = g.n;
+    } else {
+        g.ta = HYLA_NO_TRANS, g.tb = a->trans, g.k = g.n;
+        g.A = g.S, g.lda = g.n, g.B = pW, g.ldb = ldw;
+    }
+    return g;
+}
+
 static void cl_dtrsm_inv_cpu(void *buffers[], void *cl_arg)
 {
     const struct dtrsm_inv_args *a = cl_arg;
     if (hyla_rt_seq_skip(a->seq)) return;
-    void *W = buffers[0], *B = buffers[1];
-    const double *pW = HYLA_TILE_PTR(W);
-    double *pB = HYLA_TILE_PTR(B), *S = HYLA_TILE_PTR(buffers[2]);
-    int m = HYLA_TILE_ROWS(B), n = HYLA_TILE_COLS(B);
-    int ldw = HYLA_TILE_LD(W), ldb = HYLA_TILE_LD(B);
-    for (int i = 0; i < m; i++)
-        memcpy(S + (size_t)i * n, pB + (size_t)i * ldb, sizeof(double) * n);
-    // With B m-by-n, W is m-by-m (left) or n-by-n (right).
-    if (a->side == HYLA_LEFT)
-        cblas_dgemm(CblasRowMajor, (CBLAS_TRANSPOSE)a->trans, CblasNoTrans, m,
-                    n, m, 1.0, pW, ldw, S, n, 0.0, pB, ldb);
-    else
-        cblas_dgemm(CblasRowMajor, CblasNoTrans, (CBLAS_TRANSPOSE)a->trans, m,
-                    n, n, 1.0, S, n, pW, ldw, 0.0, pB, ldb);
+    struct gemm g = gemm_of(buffers, a);
+    for (int i = 0; i < g.m; i++)
+        memcpy(g.S + (size_t)i * g.n, g.C + (size_t)i * g.ldc,
+               sizeof(double) * g.n);
+    cblas_dgemm(CblasRowMajor, (CBLAS_TRANSPOSE)g.ta, (CBLAS_TRANSPOSE)g.tb,
+                g.m, g.n, g.k, 1.0, g.A, g.lda, g.B, g.ldb, 0.0, g.C, g.ldc);
 }
 
 #if HYLA_CUDA_CODELETS
@@ -36,23 +57,17 @@ static void cl_dtrsm_inv_cuda(void *buffers[], void *cl_arg)
 {
     const struct dtrsm_inv_args *a = cl_arg;
     if (hyla_rt_seq_skip(a->seq)) return;
-    void *W = buffers[0], *B = buffers[1];
-    const double *pW = HYLA_TILE_PTR(W);
-    double *pB = HYLA_TILE_PTR(B), *S = HYLA_TILE_PTR(buffers[2]);
-    int m = HYLA_TILE_ROWS(B), n = HYLA_TILE_COLS(B);
-    int ldw = HYLA_TILE_LD(W), ldb = HYLA_TILE_LD(B);
+    struct gemm g = gemm_of(buffers, a);
     int rc = 0;
-    if (cudaMemcpy2DAsync(S, sizeof(double) * n, pB, sizeof(double) * ldb,
-                          sizeof(double) * n, m, cudaMemcpyDeviceToDevice,
+    if (cudaMemcpy2DAsync(g.S, sizeof(double) * g.n, g.C,
+                          sizeof(double) * g.ldc, sizeof(double) * g.n, g.m,
+                          cudaMemcpyDeviceToDevice,
                           starpu_cuda_get_local_stream()))
         rc = HYLA_ERR_CUDA;
-    cublasHandle_t h = starpu_cublas_get_local_handle();
-    if (!rc && a->side == HYLA_LEFT)
-        rc = hyla_cuda_dgemm(h, a->trans, HYLA_NO_TRANS, m, n, m, 1.0, pW, ldw,
-                             S, n, 0.0, pB, ldb);
-    else if (!rc)
-        rc = hyla_cuda_dgemm(h, HYLA_NO_TRANS, a->trans, m, n, n, 1.0, S, n, pW,
-                             ldw, 0.0, pB, ldb);
+    if (!rc)
+        rc = hyla_cuda_dgemm(starpu_cublas_get_local_handle(), g.ta, g.tb, g.m,
+                             g.n, g.k, 1.0, g.A, g.lda, g.B, g.ldb, 0.0, g.C,
+                             g.ldc);
     if (rc) hyla_rt_seq_fail(a->seq, rc);
 }
 #endif
