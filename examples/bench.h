@@ -15,7 +15,9 @@ typedef struct bench_case {
     int tile;   // time hyla's tile-level call (layout copies left out)
     int on_gpu; // and place the tiles on the GPUs before the timed call
     int seed;
-    const char *ref;   // "lapack" (default), "getf2" (getrf), "cusolver"
+    const char *ref;   // "lapack" (default), "getf2" (getrf), "cusolver",
+                       // "cusolvermg"
+    int ref_gpus;      // GPUs of cusolvermg (<= 0: all)
     const char *trace; // write a task trace of one more hyla run here
 } bench_case_t;
 
@@ -41,6 +43,13 @@ int bench_dcusolver(int potrf, int m, int n, double *A, int *ipiv,
                     seconds_t *seconds);
 int bench_scusolver(int potrf, int m, int n, float *A, int *ipiv,
                     seconds_t *seconds);
+
+// cuSolverMg's getrf or potrf ('L') on ngpus GPUs (<= 0: all), the matrix
+// already dealt to them (examples/bench_gpumg_d.c, CUDA builds).
+int bench_dcusolvermg(int potrf, int m, int n, int ngpus, double *A, int *ipiv,
+                      seconds_t *seconds);
+int bench_scusolvermg(int potrf, int m, int n, int ngpus, float *A, int *ipiv,
+                      seconds_t *seconds);
 
 // Wall-clock seconds; sorting helpers for min / median.
 double bench_now(void);

@@ -24,6 +24,7 @@ static int routine_id(const char *name)
 typedef struct {
     int id, m, n, nrhs;
     int on_gpu;      // tiles placed on the GPUs before the timed call
+    int ref_gpus;    // GPUs of the cuSolverMg reference
     double *A0, *B0; // originals
     double *A, *B;   // work copies
     int *ipiv;
@@ -34,6 +35,7 @@ static int input_make(const bench_case_t *c, input_t *in)
     in->id = routine_id(c->routine);
     if (in->id < 0) return -1;
     in->on_gpu = c->on_gpu;
+    in->ref_gpus = c->ref_gpus;
     int n = in->n = c->n;
     int m = in->m = in->id == GETRF && c->m > 0 ? c->m : n;
     in->nrhs = in->id == GESV || in->id == POSV ? c->nrhs : 0;
@@ -95,6 +97,14 @@ static int run_ref(input_t *in, const char *ref, seconds_t *seconds)
                                    in->ipiv, seconds);
 #endif
         return -2000; // not in this build, or not for this routine
+    }
+    if (ref && !strcmp(ref, "cusolvermg")) {
+#ifdef HYLA_BENCH_CUSOLVER
+        if (in->id == GETRF || in->id == POTRF)
+            return bench_dcusolvermg(in->id == POTRF, in->m, in->n,
+                                     in->ref_gpus, in->A, in->ipiv, seconds);
+#endif
+        return -2000;
     }
     seconds_t t = bench_now();
     int info = run_lapack(in, ref);
@@ -170,7 +180,7 @@ static int measure(const bench_case_t *c, int hyla, bench_result_t *r)
     input_t in;
     if (input_make(c, &in)) return -1;
     int runs = c->repeat > 0 ? c->repeat : 1;
-    int warm = hyla || (c->ref && !strcmp(c->ref, "cusolver"));
+    int warm = hyla || (c->ref && !strncmp(c->ref, "cusolver", 8));
     seconds_t *t = malloc(sizeof(seconds_t) * runs);
     for (int i = warm ? -1 : 0; i < runs; i++) {
         input_reset(&in);

@@ -39,7 +39,8 @@ static const char usage[] =
     "                      LAPACK, OpenBLAS), getf2 (getrf: LAPACK's\n"
     "                      unblocked dgetf2) or cusolver (getrf, potrf:\n"
     "                      cuSOLVER with the matrix already on the GPU;\n"
-    "                      CUDA builds)\n"
+    "                      CUDA builds) or cusolvermg (the same with\n"
+    "                      cuSolverMg on --ngpus GPUs, default all)\n"
     "      --mode MODE     cpu, hybrid or auto (default: hyla's)\n"
     "      --ngpus G       GPUs for hyla (default: hyla's, all)\n"
     "      --gpu-streams S CUDA streams per GPU (default: hyla's)\n"
@@ -197,9 +198,10 @@ static void parse(int argc, char **argv, options_t *o)
         }
     }
     if (o->ref_name && strcmp(o->ref_name, "lapack") &&
-        strcmp(o->ref_name, "getf2") && strcmp(o->ref_name, "cusolver")) {
-        fprintf(stderr, "hyla-bench: --ref must be lapack, getf2 or "
-                        "cusolver\n");
+        strcmp(o->ref_name, "getf2") && strcmp(o->ref_name, "cusolver") &&
+        strcmp(o->ref_name, "cusolvermg")) {
+        fprintf(stderr, "hyla-bench: --ref must be lapack, getf2, cusolver "
+                        "or cusolvermg\n");
         exit(2);
     }
     if (optind < argc) {
@@ -238,6 +240,7 @@ static const char *ref_name(const char *ref)
 {
     if (ref && !strcmp(ref, "getf2")) return "openblas-getf2";
     if (ref && !strcmp(ref, "cusolver")) return "cusolver";
+    if (ref && !strcmp(ref, "cusolvermg")) return "cusolvermg";
     return "openblas";
 }
 
@@ -293,6 +296,7 @@ int main(int argc, char **argv)
                                   .check = o.check,
                                   .tile = o.tile,
                                   .on_gpu = o.on_gpu,
+                                  .ref_gpus = o.cfg.ngpus,
                                   .seed = 1};
                 bench_result_t rr = {0, 0, -1, 0}, hr = {0, 0, -1, 0};
                 // The reference runs while hyla is stopped, with every
