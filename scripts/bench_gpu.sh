@@ -1,0 +1,84 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
+# GPU checks and hybrid benchmarks on this machine's GPUs, written into
+# OUTDIR as logs and CSV files as they finish (a run cut short keeps what
+# it has done).
+#
+#   scripts/bench_gpu.sh OUTDIR [BUILD]      BUILD: a CUDA build [build]
+#
+# Environment (defaults in brackets):
+#   STEPS   which parts, in order: tests sanitizer one multi     [all four]
+#   N1      orders on one GPU                          [16384 32768]
+#   NMULTI  orders on 1..G GPUs                        [32768 65536]
+#   NBS     tile sizes                                 [1024 2048]
+#   LIMIT   seconds allowed to each command            [300]
+set -uo pipefail
+out=${1:?usage: bench_gpu.sh OUTDIR [BUILD]}
+build=${2:-build}
+mkdir -p "$out"
+export STARPU_SILENT=1 STARPU_HOME=${STARPU_HOME:-$out/starpu-home}
+bench=$build/examples/hyla-bench
+tests=$build/tests
+limit=${LIMIT:-300}
+gpus=$(nvidia-smi -L 2>/dev/null | wc -l)
+nvidia-smi -L > "$out/gpus.txt" 2>&1
+
+t() { timeout "$limit" "$@"; }
+log() { echo "$*" | tee -a "$out/summary.txt"; }
+
+for step in ${STEPS:-tests sanitizer one multi}; do
+case $step in
+tests)
+    # The gpu suite's programs with their variants (tests/meson.build).
+    for g in 1 2; do
+        [ "$g" -le "$gpus" ] || continue
+        for p in dgetrf sgetrf dpotrf spotrf dgesv sgesv dcheck_args; do
+            HYLA_TEST_GPUS=$g t "$tests/test_$p" > "$out/test_${p}_gpu$g.log" 2>&1
+            log "test_$p gpu$g rc=$? $(tail -1 "$out/test_${p}_gpu$g.log")"
+        done
+    done
+    if [ "$gpus" -ge 2 ]; then
+        for p in dgetrf dpotrf; do
+            HYLA_TEST_GPUS=2 HYLA_MAPPING=cyclic t "$tests/test_$p" \
+                > "$out/test_${p}_cyclic.log" 2>&1
+            log "test_$p gpu2 cyclic rc=$? $(tail -1 "$out/test_${p}_cyclic.log")"
+        done
+    fi
+    for k in dlaswp dpotrf_gpu dtrtri_gpu; do
+        t "$tests/test_$k" > "$out/test_$k.log" 2>&1
+        log "test_$k rc=$? $(tail -1 "$out/test_$k.log")"
+    done ;;
+sanitizer)
+    for k in dlaswp dpotrf_gpu dtrtri_gpu; do
+        for tool in memcheck racecheck; do
+            t compute-sanitizer --tool $tool --error-exitcode 9 \
+                "$tests/test_$k" > "$out/san_${k}_$tool.log" 2>&1
+            log "compute-sanitizer $tool test_$k rc=$? $(tail -1 "$out/san_${k}_$tool.log")"
+        done
+    done ;;
+one)
+    # One GPU: hyla on GPU-resident tiles against cuSOLVER, then the same
+    # call on host-resident tiles (transfers included).
+    for nb in ${NBS:-1024 2048}; do
+        for r in potrf getrf; do
+            t "$bench" -r $r -p d,s -n "$(echo ${N1:-16384 32768} | tr ' ' ,)" \
+                --nb "$nb" --mode hybrid --ngpus 1 --ref cusolver --repeat 3 \
+                --on-gpu --csv "$out/one-$r-nb$nb.csv" | tee -a "$out/summary.txt"
+        done
+    done ;;
+multi)
+    # 1..G GPUs, scheduler against cyclic mapping, cuSolverMg on as many.
+    for g in 1 2 4 8; do
+        [ "$g" -le "$gpus" ] || continue
+        for map in scheduler cyclic; do
+            for r in potrf getrf; do
+                t "$bench" -r $r -n "$(echo ${NMULTI:-32768 65536} | tr ' ' ,)" \
+                    --nb 2048 --mode hybrid --ngpus $g --mapping $map \
+                    --ref cusolvermg --repeat 2 --on-gpu --no-check \
+                    --csv "$out/multi-$r-g$g-$map.csv" | tee -a "$out/summary.txt"
+            done
+        done
+    done ;;
+*) echo "bench_gpu.sh: unknown step '$step'" >&2; exit 2 ;;
+esac
+done
