@@ -61,22 +61,36 @@ static int env_int(const char *name, int lo, int *out)
     return 0;
 }
 
-static int parse_mode(const char *s, hyla_mode_t *mode)
+// An enumerated variable: its value is the position of its name in names
+// (case ignored).  Returns 0 (also when unset), or the status of a bad
+// value, whose detail lists the names.
+static int env_name(const char *var, const char *const *names, int count,
+                    int *out)
 {
-    static const struct {
-        const char *name;
-        hyla_mode_t mode;
-    } modes[] = {{"auto", HYLA_MODE_AUTO},
-                 {"cpu", HYLA_MODE_CPU},
-                 {"hybrid", HYLA_MODE_HYBRID},
-                 {"native", HYLA_MODE_NATIVE}};
-    for (size_t i = 0; i < sizeof modes / sizeof modes[0]; i++)
-        if (!strcasecmp(s, modes[i].name)) {
-            *mode = modes[i].mode;
+    const char *s = getenv(var);
+    if (!s || !*s) return 0;
+    for (int i = 0; i < count; i++)
+        if (!strcasecmp(s, names[i])) {
+            *out = i;
             return 0;
         }
-    return -1;
+    char list[128] = "";
+    for (int i = 0; i < count; i++)
+        snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s",
+                 i == 0           ? ""
+                 : i == count - 1 ? " or "
+                                  : ", ",
+                 names[i]);
+    return hyla_rt_error(HYLA_ERR_ENVIRONMENT, "%s = '%s': expected %s", var, s,
+                         list);
 }
+
+// Names of hyla_mode_t and hyla_mapping_t values and of a 0/1 flag, in
+// value order.
+static const char *const mode_names[] = {"auto", "cpu", "hybrid", "native"};
+static const char *const mapping_names[] = {"scheduler", "cyclic"};
+static const char *const flag_names[] = {"0", "1"};
+#define NAMES(a) (a), (int)(sizeof(a) / sizeof((a)[0]))
 
 HYLA_EXPORT int hyla_config_init(hyla_config_t *cfg)
 {
@@ -99,35 +113,17 @@ HYLA_EXPORT int hyla_config_init(hyla_config_t *cfg)
     if ((r = env_int("HYLA_NB", 1, &cfg->nb))) rc = r;
     if ((r = env_int("HYLA_LOOKAHEAD", 0, &cfg->lookahead))) rc = r;
     if ((r = env_int("HYLA_PANEL_THREADS", 1, &cfg->panel_threads))) rc = r;
-    const char *s = getenv("HYLA_MODE");
-    if (s && *s && parse_mode(s, &cfg->mode))
-        rc = hyla_rt_error(HYLA_ERR_ENVIRONMENT,
-                           "HYLA_MODE = '%s': expected auto, cpu, hybrid or "
-                           "native",
-                           s);
-    s = getenv("HYLA_SCHED");
+    int v = (int)cfg->mode;
+    if ((r = env_name("HYLA_MODE", NAMES(mode_names), &v))) rc = r;
+    cfg->mode = (hyla_mode_t)v;
+    const char *s = getenv("HYLA_SCHED");
     if (s && *s) cfg->scheduler = s;
     if ((r = env_int("HYLA_GPU_STREAMS", 1, &cfg->gpu_streams))) rc = r;
-    s = getenv("HYLA_MAPPING");
-    if (s && *s) {
-        if (!strcasecmp(s, "scheduler"))
-            cfg->mapping = HYLA_MAP_SCHEDULER;
-        else if (!strcasecmp(s, "cyclic"))
-            cfg->mapping = HYLA_MAP_CYCLIC;
-        else
-            rc = hyla_rt_error(HYLA_ERR_ENVIRONMENT,
-                               "HYLA_MAPPING = '%s': expected scheduler or "
-                               "cyclic",
-                               s);
-    }
-    int inv = cfg->trsm_inverse;
-    if ((r = env_int("HYLA_TRSM_INV", 0, &inv)))
+    v = (int)cfg->mapping;
+    if ((r = env_name("HYLA_MAPPING", NAMES(mapping_names), &v))) rc = r;
+    cfg->mapping = (hyla_mapping_t)v;
+    if ((r = env_name("HYLA_TRSM_INV", NAMES(flag_names), &cfg->trsm_inverse)))
         rc = r;
-    else if (inv > 1)
-        rc = hyla_rt_error(HYLA_ERR_ENVIRONMENT,
-                           "HYLA_TRSM_INV = %d: expected 0 or 1", inv);
-    else
-        cfg->trsm_inverse = inv;
     return rc;
 }
 
@@ -151,7 +147,7 @@ static int check_config(const hyla_config_t *c)
     else if (c->scheduler && strlen(c->scheduler) >= sizeof ctx.scheduler)
         why = "scheduler name too long";
     else if (c->gpu_streams < 0 || c->gpu_streams > HYLA_MAX_GPU_STREAMS)
-        why = "gpu_streams must be in 0 .. 8";
+        why = "gpu_streams must be in 0 .. HYLA_MAX_GPU_STREAMS (8)";
     else if (c->mapping != HYLA_MAP_SCHEDULER && c->mapping != HYLA_MAP_CYCLIC)
         why = "mapping is not a hyla_mapping_t";
     else if (c->trsm_inverse != 0 && c->trsm_inverse != 1)
