@@ -30,12 +30,13 @@ static void cl_dgemm_cuda(void *buffers[], void *cl_arg)
     if (hyla_rt_seq_skip(a->seq)) return;
     void *A = buffers[0], *B = buffers[1], *C = buffers[2];
     int k = a->transa == HYLA_NO_TRANS ? HYLA_TILE_COLS(A) : HYLA_TILE_ROWS(A);
-    int rc = hyla_cuda_dgemm(starpu_cublas_get_local_handle(), a->transa,
-                             a->transb, HYLA_TILE_ROWS(C), HYLA_TILE_COLS(C), k,
-                             a->alpha, HYLA_TILE_PTR(A), HYLA_TILE_LD(A),
-                             HYLA_TILE_PTR(B), HYLA_TILE_LD(B), a->beta,
-                             HYLA_TILE_PTR(C), HYLA_TILE_LD(C));
-    if (rc) hyla_rt_seq_fail(a->seq, rc);
+    hyla_cl_cuda_t g = hyla_cl_cuda_begin();
+    int rc = hyla_cuda_dgemm(g.handle, a->transa, a->transb, HYLA_TILE_ROWS(C),
+                             HYLA_TILE_COLS(C), k, a->alpha, HYLA_TILE_PTR(A),
+                             HYLA_TILE_LD(A), HYLA_TILE_PTR(B), HYLA_TILE_LD(B),
+                             a->beta, HYLA_TILE_PTR(C), HYLA_TILE_LD(C));
+    int rc_end = hyla_cl_cuda_end(&g);
+    if (rc || rc_end) hyla_rt_seq_fail(a->seq, rc ? rc : rc_end);
 }
 #endif
 

@@ -138,10 +138,11 @@ static void cl_dlaswp_cuda(void *buffers[], void *cl_arg)
     hyla_dpanel_t P = panel_view(buffers, 1, nbuf, tile);
     const int *dipiv = (const int *)STARPU_VECTOR_GET_PTR(buffers[0]);
     int kb = (int)STARPU_VECTOR_GET_NX(buffers[0]);
-    int rc =
-        hyla_cuda_dlaswp(tile, nbuf - 1, P.mb, P.m, P.n, P.ld, dipiv, 0, kb,
-                         a->row0, a->inc, starpu_cuda_get_local_stream());
-    if (rc) hyla_rt_seq_fail(a->seq, rc);
+    hyla_cl_cuda_t g = hyla_cl_cuda_begin();
+    int rc = hyla_cuda_dlaswp(tile, nbuf - 1, P.mb, P.m, P.n, P.ld, dipiv, 0,
+                              kb, a->row0, a->inc, g.stream);
+    int rc_end = hyla_cl_cuda_end(&g);
+    if (rc || rc_end) hyla_rt_seq_fail(a->seq, rc ? rc : rc_end);
 }
 #endif
 

@@ -68,11 +68,16 @@ static void cl_dpotrf_cuda(void *buffers[], void *cl_arg)
         return;
     }
     *g = (struct dpotrf_gpu_info){a, word};
-    cudaStream_t stream = starpu_cuda_get_local_stream();
-    int rc = hyla_cuda_dpotrf(
-        starpu_cublas_get_local_handle(), a->uplo, HYLA_TILE_ROWS(buffers[0]),
-        HYLA_TILE_PTR(buffers[0]), HYLA_TILE_LD(buffers[0]), word, a->col0);
-    if (!rc && cudaLaunchHostFunc(stream, report_info, g)) rc = HYLA_ERR_CUDA;
+    hyla_cl_cuda_t c = hyla_cl_cuda_begin();
+    int rc = hyla_cuda_dpotrf(c.handle, a->uplo, HYLA_TILE_ROWS(buffers[0]),
+                              HYLA_TILE_PTR(buffers[0]),
+                              HYLA_TILE_LD(buffers[0]), word, a->col0);
+    int rc_end = hyla_cl_cuda_end(&c);
+    if (!rc) rc = rc_end;
+    // Behind the join: on the StarPU stream, before the task is done.
+    if (!rc &&
+        cudaLaunchHostFunc(starpu_cuda_get_local_stream(), report_info, g))
+        rc = HYLA_ERR_CUDA;
     if (rc) {
         free(g);
         hyla_rt_seq_fail(a->seq, rc);

@@ -28,11 +28,12 @@ static void cl_dsyrk_cuda(void *buffers[], void *cl_arg)
     if (hyla_rt_seq_skip(a->seq)) return;
     void *A = buffers[0], *C = buffers[1];
     int k = a->trans == HYLA_NO_TRANS ? HYLA_TILE_COLS(A) : HYLA_TILE_ROWS(A);
-    int rc = hyla_cuda_dsyrk(starpu_cublas_get_local_handle(), a->uplo,
-                             a->trans, HYLA_TILE_ROWS(C), k, a->alpha,
-                             HYLA_TILE_PTR(A), HYLA_TILE_LD(A), a->beta,
-                             HYLA_TILE_PTR(C), HYLA_TILE_LD(C));
-    if (rc) hyla_rt_seq_fail(a->seq, rc);
+    hyla_cl_cuda_t g = hyla_cl_cuda_begin();
+    int rc = hyla_cuda_dsyrk(g.handle, a->uplo, a->trans, HYLA_TILE_ROWS(C), k,
+                             a->alpha, HYLA_TILE_PTR(A), HYLA_TILE_LD(A),
+                             a->beta, HYLA_TILE_PTR(C), HYLA_TILE_LD(C));
+    int rc_end = hyla_cl_cuda_end(&g);
+    if (rc || rc_end) hyla_rt_seq_fail(a->seq, rc ? rc : rc_end);
 }
 #endif
 

@@ -28,11 +28,13 @@ static void cl_dtrsm_cuda(void *buffers[], void *cl_arg)
     const struct dtrsm_args *a = cl_arg;
     if (hyla_rt_seq_skip(a->seq)) return;
     void *A = buffers[0], *B = buffers[1];
-    int rc = hyla_cuda_dtrsm(
-        starpu_cublas_get_local_handle(), a->side, a->uplo, a->trans, a->diag,
-        HYLA_TILE_ROWS(B), HYLA_TILE_COLS(B), a->alpha, HYLA_TILE_PTR(A),
-        HYLA_TILE_LD(A), HYLA_TILE_PTR(B), HYLA_TILE_LD(B));
-    if (rc) hyla_rt_seq_fail(a->seq, rc);
+    hyla_cl_cuda_t g = hyla_cl_cuda_begin();
+    int rc = hyla_cuda_dtrsm(g.handle, a->side, a->uplo, a->trans, a->diag,
+                             HYLA_TILE_ROWS(B), HYLA_TILE_COLS(B), a->alpha,
+                             HYLA_TILE_PTR(A), HYLA_TILE_LD(A),
+                             HYLA_TILE_PTR(B), HYLA_TILE_LD(B));
+    int rc_end = hyla_cl_cuda_end(&g);
+    if (rc || rc_end) hyla_rt_seq_fail(a->seq, rc ? rc : rc_end);
 }
 #endif
 

@@ -58,17 +58,17 @@ static void cl_dtrsm_inv_cuda(void *buffers[], void *cl_arg)
     const struct dtrsm_inv_args *a = cl_arg;
     if (hyla_rt_seq_skip(a->seq)) return;
     struct gemm g = gemm_of(buffers, a);
+    hyla_cl_cuda_t c = hyla_cl_cuda_begin();
     int rc = 0;
     if (cudaMemcpy2DAsync(g.S, sizeof(double) * g.n, g.C,
                           sizeof(double) * g.ldc, sizeof(double) * g.n, g.m,
-                          cudaMemcpyDeviceToDevice,
-                          starpu_cuda_get_local_stream()))
+                          cudaMemcpyDeviceToDevice, c.stream))
         rc = HYLA_ERR_CUDA;
     if (!rc)
-        rc = hyla_cuda_dgemm(starpu_cublas_get_local_handle(), g.ta, g.tb, g.m,
-                             g.n, g.k, 1.0, g.A, g.lda, g.B, g.ldb, 0.0, g.C,
-                             g.ldc);
-    if (rc) hyla_rt_seq_fail(a->seq, rc);
+        rc = hyla_cuda_dgemm(c.handle, g.ta, g.tb, g.m, g.n, g.k, 1.0, g.A,
+                             g.lda, g.B, g.ldb, 0.0, g.C, g.ldc);
+    int rc_end = hyla_cl_cuda_end(&c);
+    if (rc || rc_end) hyla_rt_seq_fail(a->seq, rc ? rc : rc_end);
 }
 #endif
 

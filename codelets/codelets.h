@@ -14,6 +14,24 @@
 #include <starpu_cublas_v2.h>
 #define HYLA_CUDA_FIELDS(fn)                                                   \
     .cuda_funcs = {fn}, .cuda_flags = {STARPU_CUDA_ASYNC},
+
+// The cuBLAS handle and stream a CUDA codelet queues its work on.  Tasks
+// on the critical path (priority above zero, runtime.h) get a
+// high-priority stream of the worker, ordered after the work before them
+// on the worker's StarPU stream, so that their kernels pass ahead of the
+// trailing updates already queued on the GPU; hyla_cl_cuda_end() then
+// orders the StarPU stream after them (STARPU_CUDA_ASYNC waits for it)
+// and gives the handle its stream back.  Other tasks get the StarPU
+// stream itself.
+typedef struct hyla_cl_cuda {
+    cublasHandle_t handle; // bound to stream
+    cudaStream_t stream;
+    int urgent;
+} hyla_cl_cuda_t;
+
+hyla_cl_cuda_t hyla_cl_cuda_begin(void);
+// 0, or a hyla status when the streams could not be joined.
+int hyla_cl_cuda_end(const hyla_cl_cuda_t *c);
 #else
 // Without GPU codelets the CUDA function is never named.
 #define HYLA_CUDA_FIELDS(fn)

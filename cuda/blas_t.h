@@ -23,11 +23,11 @@ template <typename T> struct blas;
         }                                                                      \
         static cublasStatus_t trsm(cublasHandle_t h, cublasSideMode_t s,       \
                                    cublasFillMode_t f, cublasOperation_t t,    \
-                                   int m, int n, const T *a, const T *A,       \
-                                   int lda, T *B, int ldb)                     \
+                                   cublasDiagType_t d, int m, int n,           \
+                                   const T *a, const T *A, int lda, T *B,      \
+                                   int ldb)                                    \
         {                                                                      \
-            return cublas##X##trsm(h, s, f, t, CUBLAS_DIAG_NON_UNIT, m, n, a,  \
-                                   A, lda, B, ldb);                            \
+            return cublas##X##trsm(h, s, f, t, d, m, n, a, A, lda, B, ldb);    \
         }                                                                      \
         static cublasStatus_t syrk(cublasHandle_t h, cublasFillMode_t f,       \
                                    cublasOperation_t t, int n, int k,          \

@@ -30,19 +30,6 @@ int hyla_cuda_dgemm(cublasHandle_t handle, int transa, int transb, int m, int n,
     return 0;
 }
 
-int hyla_cuda_dtrsm(cublasHandle_t handle, int side, int uplo, int trans,
-                    int diag, int m, int n, double alpha, const double *dA,
-                    int ldda, double *dB, int lddb)
-{
-    cublasSideMode_t s =
-        side == HYLA_LEFT ? CUBLAS_SIDE_RIGHT : CUBLAS_SIDE_LEFT;
-    cublasDiagType_t d =
-        diag == HYLA_UNIT ? CUBLAS_DIAG_UNIT : CUBLAS_DIAG_NON_UNIT;
-    HYLA_CUBLAS_CHECK(cublasDtrsm(handle, s, fill(uplo), op(trans), d, n, m,
-                                  &alpha, dA, ldda, dB, lddb));
-    return 0;
-}
-
 int hyla_cuda_dsyrk(cublasHandle_t handle, int uplo, int trans, int n, int k,
                     double alpha, const double *dA, int ldda, double beta,
                     double *dC, int lddc)

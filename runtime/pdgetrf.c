@@ -34,7 +34,7 @@ void hyla_pdgetrf(const hyla_desc_t *A, const hyla_pivots_t *P, int lookahead,
         }
 
         // A(k:mt-1, n) = P_k A(k:mt-1, n) for the finished columns n < k
-        o.priority = 0;
+        o.priority = hyla_prio_last(nt);
         for (int n = 0; n < k; n++) {
             o.owner = n;
             hyla_task_dlaswp(&o, A, k, n, P, 1);

@@ -108,15 +108,22 @@ enum { HYLA_MAX_GPU_STREAMS = 8 };
 
 // Priorities, with nt tile columns: the panel (or diagonal block) of step k
 // first, then the columns within lookahead of it, then the rest in step
-// and column order.  Every critical-path priority is above every other.
+// and column order, then work nothing waits for (hyla_prio_last).  The
+// critical path, and only it, has priorities above zero: its GPU work goes
+// to a high-priority CUDA stream (codelets.h).
 static inline int hyla_prio_panel(int nt, int k)
 {
-    return 2 * nt + 1 + 3 * (nt - k);
+    return 1 + 3 * (nt - k);
 }
 
 static inline int hyla_prio_update(int nt, int k, int n, int lookahead)
 {
-    return n <= k + lookahead ? hyla_prio_panel(nt, n) + 1 : 2 * nt - n - k;
+    return n <= k + lookahead ? hyla_prio_panel(nt, n) + 1 : -(n + k);
+}
+
+static inline int hyla_prio_last(int nt)
+{
+    return -2 * nt - 1;
 }
 
 //==== context ====

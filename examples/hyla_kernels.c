@@ -1,0 +1,115 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// hyla-kernels: times one of hyla's GPU kernels against cuSOLVER on the
+// same matrix in GPU memory, in the same run, and prints both and their
+// ratio.
+#include "kernels.h"
+
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char usage[] =
+    "Usage: hyla-kernels KERNEL [options]\n"
+    "Times one GPU kernel of hyla against cuSOLVER on the same matrix, both\n"
+    "with the data in GPU memory, by CUDA events (best of the runs).\n"
+    "\n"
+    "Kernels:\n"
+    "  potrf               the Cholesky of one tile (the diagonal tile of\n"
+    "                      the tile Cholesky) against cusolverDnXpotrf\n"
+    "\n"
+    "Options:\n"
+    "  -n, --n LIST        orders, comma-separated (default 512,1024,2048)\n"
+    "  -p, --prec LIST     d, s or d,s (default d)\n"
+    "      --repeat R      timed runs after one warm-up (default 5)\n"
+    "      --csv FILE      also write the results to FILE as CSV\n"
+    "  -h, --help          this text\n"
+    "\n"
+    "ratio = cuSOLVER time / hyla time (above 1: hyla is faster); diff is\n"
+    "max |hyla - cuSOLVER| / max |cuSOLVER| over the factors.\n";
+
+static int parse_list(char *s, int *out, int max)
+{
+    int count = 0;
+    for (char *tok = strtok(s, ","); tok; tok = strtok(NULL, ",")) {
+        char *end;
+        long v = strtol(tok, &end, 10);
+        if (*end || v < 1 || v > 1000000 || count == max) return -1;
+        out[count++] = (int)v;
+    }
+    return count;
+}
+
+int main(int argc, char **argv)
+{
+    enum { REPEAT = 256, CSV };
+    static const struct option longs[] = {
+        {"n", required_argument, 0, 'n'},
+        {"prec", required_argument, 0, 'p'},
+        {"repeat", required_argument, 0, REPEAT},
+        {"csv", required_argument, 0, CSV},
+        {"help", no_argument, 0, 'h'},
+        {0, 0, 0, 0}};
+    char sizes[] = "512,1024,2048", *size_arg = sizes, *precs = "d";
+    const char *csv_name = NULL;
+    int repeat = 5, c;
+    while ((c = getopt_long(argc, argv, "n:p:h", longs, NULL)) != -1) {
+        switch (c) {
+        case 'n': size_arg = optarg; break;
+        case 'p': precs = optarg; break;
+        case REPEAT: repeat = atoi(optarg); break;
+        case CSV: csv_name = optarg; break;
+        case 'h': fputs(usage, stdout); return 0;
+        default: fputs(usage, stderr); return 2;
+        }
+    }
+    if (optind != argc - 1 || strcmp(argv[optind], "potrf")) {
+        fprintf(stderr, "hyla-kernels: name one kernel: potrf\n%s", usage);
+        return 2;
+    }
+    int ns[64], count = parse_list(size_arg, ns, 64);
+    if (count <= 0 || repeat < 1 ||
+        (strcmp(precs, "d") && strcmp(precs, "s") && strcmp(precs, "d,s"))) {
+        fprintf(stderr, "hyla-kernels: bad -n, -p or --repeat\n");
+        return 2;
+    }
+    FILE *csv = NULL;
+    if (csv_name && !(csv = fopen(csv_name, "w"))) {
+        perror(csv_name);
+        return 1;
+    }
+    if (csv)
+        fprintf(csv, "kernel,prec,n,hyla_s,hyla_gflops,ref,ref_s,ref_gflops,"
+                     "ratio,diff,hyla_info,ref_info\n");
+    printf("kernel prec      n     hyla_s  GFLOP/s |      ref_s  GFLOP/s | "
+           " ratio      diff  info\n");
+    int failed = 0;
+    for (const char *p = precs; *p; p++) {
+        if (*p == ',') continue;
+        for (int i = 0; i < count; i++) {
+            int n = ns[i];
+            kernel_result_t r = {0};
+            int rc = *p == 'd' ? kernels_dpotrf(n, repeat, &r)
+                               : kernels_spotrf(n, repeat, &r);
+            if (rc) {
+                failed = 1;
+                continue;
+            }
+            double flops = (double)n * n * n / 3.0;
+            double gh = flops / r.hyla_s * 1e-9, gr = flops / r.ref_s * 1e-9;
+            printf("potrf     %c %6d %10.6f %8.1f | %10.6f %8.1f | %6.3f "
+                   "%9.2e  %d/%d\n",
+                   *p, n, r.hyla_s, gh, r.ref_s, gr, r.ref_s / r.hyla_s,
+                   r.diff, r.hyla_info, r.ref_info);
+            fflush(stdout);
+            if (csv)
+                fprintf(csv, "potrf,%c,%d,%.6e,%.2f,cusolver,%.6e,%.2f,%.4f,"
+                             "%.3e,%d,%d\n",
+                        *p, n, r.hyla_s, gh, r.ref_s, gr, r.ref_s / r.hyla_s,
+                        r.diff, r.hyla_info, r.ref_info);
+            failed |= r.hyla_info != r.ref_info;
+        }
+    }
+    if (csv) fclose(csv);
+    return failed;
+}

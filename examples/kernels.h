@@ -1,0 +1,21 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// hyla-kernels: one GPU kernel of hyla against cuSOLVER on the same input.
+#ifndef HYLA_EXAMPLES_KERNELS_H
+#define HYLA_EXAMPLES_KERNELS_H
+
+typedef double seconds_t; // not rewritten by the precision generator
+
+typedef struct kernel_result {
+    seconds_t hyla_s, ref_s; // best of the timed runs
+    double diff;          // max |hyla - ref| / max |ref| over the factor
+    int hyla_info, ref_info;
+} kernel_result_t;
+
+// The n-by-n tile Cholesky (hyla_cuda_dpotrf, lower) against
+// cusolverDnDpotrf on the same SPD matrix in GPU memory, each timed with
+// CUDA events over `repeat` runs after a warm-up.  0, or -1 on a CUDA
+// failure (a message is printed).
+int kernels_dpotrf(int n, int repeat, kernel_result_t *r);
+int kernels_spotrf(int n, int repeat, kernel_result_t *r);
+
+#endif // HYLA_EXAMPLES_KERNELS_H
