@@ -11,12 +11,15 @@
 
 static const char usage[] =
     "Usage: hyla-kernels KERNEL [options]\n"
-    "Times one GPU kernel of hyla against cuSOLVER on the same matrix, both\n"
-    "with the data in GPU memory, by CUDA events (best of the runs).\n"
+    "Times one GPU kernel of hyla against cuSOLVER or cuBLAS on the same\n"
+    "matrix, both with the data in GPU memory, by CUDA events (best of the\n"
+    "runs).\n"
     "\n"
     "Kernels:\n"
     "  potrf               the Cholesky of one tile (the diagonal tile of\n"
     "                      the tile Cholesky) against cusolverDnXpotrf\n"
+    "  trsm                the solve B = B L^-T of an n-by-n tile (the\n"
+    "                      Cholesky panel's) against one cublasXtrsm\n"
     "\n"
     "Options:\n"
     "  -n, --n LIST        orders, comma-separated (default 512,1024,2048)\n"
@@ -25,8 +28,8 @@ static const char usage[] =
     "      --csv FILE      also write the results to FILE as CSV\n"
     "  -h, --help          this text\n"
     "\n"
-    "ratio = cuSOLVER time / hyla time (above 1: hyla is faster); diff is\n"
-    "max |hyla - cuSOLVER| / max |cuSOLVER| over the factors.\n";
+    "ratio = reference time / hyla time (above 1: hyla is faster); diff is\n"
+    "max |hyla - reference| / max |reference| over the results.\n";
 
 static int parse_list(char *s, int *out, int max)
 {
@@ -38,6 +41,16 @@ static int parse_list(char *s, int *out, int max)
         out[count++] = (int)v;
     }
     return count;
+}
+
+static double potrf_flops(double n)
+{
+    return n * n * n / 3.0;
+}
+
+static double trsm_flops(double n)
+{
+    return n * n * n;
 }
 
 int main(int argc, char **argv)
@@ -63,8 +76,19 @@ int main(int argc, char **argv)
         default: fputs(usage, stderr); return 2;
         }
     }
-    if (optind != argc - 1 || strcmp(argv[optind], "potrf")) {
-        fprintf(stderr, "hyla-kernels: name one kernel: potrf\n%s", usage);
+    static const struct kernel {
+        const char *name, *ref;
+        int (*run[2])(int, int, kernel_result_t *); // d, s
+        double (*flops)(double n);
+    } kernels[] = {
+        {"potrf", "cusolver", {kernels_dpotrf, kernels_spotrf}, potrf_flops},
+        {"trsm", "cublas", {kernels_dtrsm, kernels_strsm}, trsm_flops}};
+    const struct kernel *kern = NULL;
+    for (size_t i = 0; optind == argc - 1 && i < 2; i++)
+        if (!strcmp(argv[optind], kernels[i].name)) kern = &kernels[i];
+    if (!kern) {
+        fprintf(stderr, "hyla-kernels: name one kernel: potrf or trsm\n%s",
+                usage);
         return 2;
     }
     int ns[64], count = parse_list(size_arg, ns, 64);
@@ -79,7 +103,7 @@ int main(int argc, char **argv)
         return 1;
     }
     if (csv)
-        fprintf(csv, "kernel,prec,n,hyla_s,hyla_gflops,ref,ref_s,ref_gflops,"
+        fprintf(csv, "routine,prec,n,hyla_s,hyla_gflops,ref,ref_s,ref_gflops,"
                      "ratio,diff,hyla_info,ref_info\n");
     printf("kernel prec      n     hyla_s  GFLOP/s |      ref_s  GFLOP/s | "
            " ratio      diff  info\n");
@@ -89,24 +113,24 @@ int main(int argc, char **argv)
         for (int i = 0; i < count; i++) {
             int n = ns[i];
             kernel_result_t r = {0};
-            int rc = *p == 'd' ? kernels_dpotrf(n, repeat, &r)
-                               : kernels_spotrf(n, repeat, &r);
+            int rc = kern->run[*p == 's'](n, repeat, &r);
             if (rc) {
                 failed = 1;
                 continue;
             }
-            double flops = (double)n * n * n / 3.0;
+            double flops = kern->flops(n);
             double gh = flops / r.hyla_s * 1e-9, gr = flops / r.ref_s * 1e-9;
-            printf("potrf     %c %6d %10.6f %8.1f | %10.6f %8.1f | %6.3f "
+            printf("%-9s %c %6d %10.6f %8.1f | %10.6f %8.1f | %6.3f "
                    "%9.2e  %d/%d\n",
-                   *p, n, r.hyla_s, gh, r.ref_s, gr, r.ref_s / r.hyla_s,
-                   r.diff, r.hyla_info, r.ref_info);
+                   kern->name, *p, n, r.hyla_s, gh, r.ref_s, gr,
+                   r.ref_s / r.hyla_s, r.diff, r.hyla_info, r.ref_info);
             fflush(stdout);
             if (csv)
-                fprintf(csv, "potrf,%c,%d,%.6e,%.2f,cusolver,%.6e,%.2f,%.4f,"
-                             "%.3e,%d,%d\n",
-                        *p, n, r.hyla_s, gh, r.ref_s, gr, r.ref_s / r.hyla_s,
-                        r.diff, r.hyla_info, r.ref_info);
+                fprintf(csv,
+                        "%s,%c,%d,%.6e,%.2f,%s,%.6e,%.2f,%.4f,%.3e,%d,"
+                        "%d\n",
+                        kern->name, *p, n, r.hyla_s, gh, kern->ref, r.ref_s, gr,
+                        r.ref_s / r.hyla_s, r.diff, r.hyla_info, r.ref_info);
             failed |= r.hyla_info != r.ref_info;
         }
     }

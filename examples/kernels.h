@@ -7,7 +7,7 @@ typedef double seconds_t; // not rewritten by the precision generator
 
 typedef struct kernel_result {
     seconds_t hyla_s, ref_s; // best of the timed runs
-    double diff;          // max |hyla - ref| / max |ref| over the factor
+    double diff;             // max |hyla - ref| / max |ref| over the factor
     int hyla_info, ref_info;
 } kernel_result_t;
 
@@ -17,5 +17,11 @@ typedef struct kernel_result {
 // failure (a message is printed).
 int kernels_dpotrf(int n, int repeat, kernel_result_t *r);
 int kernels_spotrf(int n, int repeat, kernel_result_t *r);
+
+// The n-by-n solve of a Cholesky panel, B = B L^-T (hyla_cuda_dtrsm:
+// recursive, GEMMs between halves) against one cublasDtrsm call on the
+// same data; info is 0.
+int kernels_dtrsm(int n, int repeat, kernel_result_t *r);
+int kernels_strsm(int n, int repeat, kernel_result_t *r);
 
 #endif // HYLA_EXAMPLES_KERNELS_H

@@ -14,9 +14,9 @@
 
 // Milliseconds of the work queued by run(arg) on stream s, best of repeat
 // runs, each on a fresh copy of dA0 in dA.
-static int time_runs(cudaStream_t s, int repeat, double *dA,
-                     const double *dA0, size_t bytes,
-                     int (*run)(void *), void *arg, seconds_t *best)
+static int time_runs(cudaStream_t s, int repeat, double *dA, const double *dA0,
+                     size_t bytes, int (*run)(void *), void *arg,
+                     seconds_t *best)
 {
     cudaEvent_t t0, t1;
     if (!CUDA_OK(cudaEventCreate(&t0)) || !CUDA_OK(cudaEventCreate(&t1)))
@@ -25,8 +25,8 @@ static int time_runs(cudaStream_t s, int repeat, double *dA,
     *best = INFINITY;
     for (int i = -1; i < repeat && !rc; i++) {
         float ms;
-        if (!CUDA_OK(cudaMemcpyAsync(dA, dA0, bytes, cudaMemcpyDeviceToDevice,
-                                     s)) ||
+        if (!CUDA_OK(
+                cudaMemcpyAsync(dA, dA0, bytes, cudaMemcpyDeviceToDevice, s)) ||
             !CUDA_OK(cudaEventRecord(t0, s)) || run(arg) ||
             !CUDA_OK(cudaEventRecord(t1, s)) ||
             !CUDA_OK(cudaEventSynchronize(t1)) ||
@@ -63,8 +63,8 @@ static int run_ref(void *arg)
 {
     struct potrf_run *p = arg;
     return cusolverDnDpotrf(p->solver, CUBLAS_FILL_MODE_LOWER, p->n, p->dA,
-                            p->n, p->work, p->lwork, p->dinfo) !=
-           CUSOLVER_STATUS_SUCCESS;
+                            p->n, p->work, p->lwork,
+                            p->dinfo) != CUSOLVER_STATUS_SUCCESS;
 }
 
 int kernels_dpotrf(int n, int repeat, kernel_result_t *r)
@@ -122,5 +122,80 @@ out:
     if (s) cudaStreamDestroy(s);
     free(A);
     free(L);
+    return rc;
+}
+
+struct trsm_run {
+    int n;
+    const double *dT; // row-major lower triangle, well conditioned
+    double *dB;
+    cublasHandle_t blas;
+};
+
+// The Cholesky panel's solve, B = B L^-T with a row-major lower L.
+static int run_hyla_trsm(void *arg)
+{
+    struct trsm_run *p = arg;
+    return hyla_cuda_dtrsm(p->blas, HYLA_RIGHT, HYLA_LOWER, HYLA_TRANS,
+                           HYLA_NON_UNIT, p->n, p->n, 1.0, p->dT, p->n, p->dB,
+                           p->n);
+}
+
+// The same on the column-major transposes, by cuBLAS in one call.
+static int run_ref_trsm(void *arg)
+{
+    struct trsm_run *p = arg;
+    const double one = 1.0;
+    return cublasDtrsm(p->blas, CUBLAS_SIDE_LEFT, CUBLAS_FILL_MODE_UPPER,
+                       CUBLAS_OP_T, CUBLAS_DIAG_NON_UNIT, p->n, p->n, &one,
+                       p->dT, p->n, p->dB, p->n) != CUBLAS_STATUS_SUCCESS;
+}
+
+int kernels_dtrsm(int n, int repeat, kernel_result_t *r)
+{
+    size_t nn = (size_t)n * n, bytes = sizeof(double) * nn;
+    double *T = malloc(bytes), *X = malloc(bytes), *Y = malloc(bytes);
+    double *dT = NULL, *dB0 = NULL;
+    struct trsm_run p = {.n = n};
+    cudaStream_t s = NULL;
+    int rc = -1;
+    if (!T || !X || !Y || !CUDA_OK(cudaStreamCreate(&s)) ||
+        cublasCreate(&p.blas) != CUBLAS_STATUS_SUCCESS ||
+        cublasSetStream(p.blas, s) != CUBLAS_STATUS_SUCCESS)
+        goto out;
+    hyla_check_dgen(n, n, T, n, 1);
+    hyla_check_dgen(n, n, X, n, 2);
+    for (int i = 0; i < n; i++) // lower, diagonal dominant
+        T[(size_t)i * n + i] = fabs(T[(size_t)i * n + i]) + n;
+    if (!CUDA_OK(cudaMalloc((void **)&dT, bytes)) ||
+        !CUDA_OK(cudaMalloc((void **)&dB0, bytes)) ||
+        !CUDA_OK(cudaMalloc((void **)&p.dB, bytes)) ||
+        !CUDA_OK(cudaMemcpy(dT, T, bytes, cudaMemcpyHostToDevice)) ||
+        !CUDA_OK(cudaMemcpy(dB0, X, bytes, cudaMemcpyHostToDevice)))
+        goto out;
+    p.dT = dT;
+    if (time_runs(s, repeat, p.dB, dB0, bytes, run_hyla_trsm, &p, &r->hyla_s) ||
+        !CUDA_OK(cudaMemcpy(X, p.dB, bytes, cudaMemcpyDeviceToHost)) ||
+        time_runs(s, repeat, p.dB, dB0, bytes, run_ref_trsm, &p, &r->ref_s) ||
+        !CUDA_OK(cudaMemcpy(Y, p.dB, bytes, cudaMemcpyDeviceToHost)))
+        goto out;
+    double dmax = 0, amax = 0;
+    for (size_t i = 0; i < nn; i++) {
+        dmax = fmax(dmax, fabs(X[i] - Y[i]));
+        amax = fmax(amax, fabs(Y[i]));
+    }
+    r->diff = amax > 0 ? dmax / amax : dmax;
+    r->hyla_info = r->ref_info = 0;
+    rc = 0;
+out:
+    if (rc) fprintf(stderr, "hyla-kernels: a CUDA call failed (n = %d)\n", n);
+    cudaFree(dT);
+    cudaFree(dB0);
+    cudaFree(p.dB);
+    if (p.blas) cublasDestroy(p.blas);
+    if (s) cudaStreamDestroy(s);
+    free(T);
+    free(X);
+    free(Y);
     return rc;
 }

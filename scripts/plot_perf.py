@@ -43,7 +43,7 @@ def main(argv):
                 key = (row["routine"], row[scol])
                 # A run against dgetf2 repeats hyla's point of another run.
                 if not row["ref"].endswith("getf2"):
-                    series[key + ("hyla " + row["mode"],)].append(
+                    series[key + (("hyla " + row.get("mode", "")).rstrip(),)].append(
                         (n, float(row["hyla_gflops"])))
                 if float(row["ref_gflops"]) > 0:
                     series[key + (row["ref"],)].append(
