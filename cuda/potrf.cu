@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // Cholesky of one tile on the GPU: recursive, TRSM (trsm_t.h) and cuBLAS
-// SYRK between levels, a leaf of up to 128 columns factored by one thread block in
-// shared memory.
+// SYRK between levels, a leaf of up to 128 columns factored by one thread block
+// in shared memory.
 #include "gpu.h"
 #include "blas_t.h"
 #include "gpu_check.h"
@@ -9,7 +9,8 @@
 
 #include <atomic>
 
-namespace {
+namespace
+{
 
 using hyla::blas;
 
@@ -17,7 +18,7 @@ constexpr int leaf_n = 128;       // columns of a leaf
 constexpr int ib = 32;            // columns of a block inside the leaf
 constexpr int leaf_threads = 512; // threads of the leaf's block (16 warps)
 constexpr int warps = leaf_threads / 32;
-constexpr int max_gpus = 64;      // GPUs whose leaf attribute is cached
+constexpr int max_gpus = 64; // GPUs whose leaf attribute is cached
 // Trailing-update tile of one thread: rows ty, ty+16, ... and columns
 // tx, tx+32, ... of at most leaf_n - ib.
 constexpr int up_rows = (leaf_n - ib) / warps, up_cols = (leaf_n - ib) / 32;
@@ -32,11 +33,11 @@ constexpr int up_rows = (leaf_n - ib) / warps, up_cols = (leaf_n - ib) / 32;
 // the same code then serves both), and factors it by blocks of ib
 // columns: warp 0 factors the diagonal block in registers (lane l holds
 // column l, rows travel by shuffles) and keeps the reciprocals of its
-// diagonal; then one thread per column solves U11^T U12 = A12; then the whole block updates A22 -= U12^T U12, each
-// thread a register tile.  A pivot that is not positive (NaN too, as in
-// LAPACK's dpotrf2) stops the leaf, its column (offset by col0) going to
-// *info unless it holds one already (leaves run in column order on one
-// stream).
+// diagonal; then one thread per column solves U11^T U12 = A12; then the whole
+// block updates A22 -= U12^T U12, each thread a register tile.  A pivot that is
+// not positive (NaN too, as in LAPACK's dpotrf2) stops the leaf, its column
+// (offset by col0) going to *info unless it holds one already (leaves run in
+// column order on one stream).
 template <typename T, bool upper>
 __global__ void __launch_bounds__(leaf_threads)
     potrf_leaf_kernel(T *A, int lda, int n, int *info, int col0)
@@ -108,7 +109,8 @@ __global__ void __launch_bounds__(leaf_threads)
                 if (i >= w) break;
                 T v = s[(kb + i) * ls + c];
 #pragma unroll
-                for (int k = 0; k < i; k++) v -= D[k * ls + i] * x[k];
+                for (int k = 0; k < i; k++)
+                    v -= D[k * ls + i] * x[k];
                 x[i] = v * rdiag[i];
                 s[(kb + i) * ls + c] = x[i];
             }
@@ -133,7 +135,8 @@ __global__ void __launch_bounds__(leaf_threads)
 #pragma unroll
             for (int p = 0; p < up_rows; p++)
 #pragma unroll
-                for (int q = 0; q < up_cols; q++) acc[p][q] += a[p] * b[q];
+                for (int q = 0; q < up_cols; q++)
+                    acc[p][q] += a[p] * b[q];
         }
 #pragma unroll
         for (int p = 0; p < up_rows; p++)
@@ -181,8 +184,8 @@ int leaf(cudaStream_t stream, T *A, int lda, int n, int *info, int col0)
 //   lower: A21 = A21 L11^-T, A22 -= A21 A21^T;
 // then A22.
 template <typename T, bool upper>
-int rec(cublasHandle_t h, cudaStream_t stream, T *A, int lda, int n,
-        int *info, int col0)
+int rec(cublasHandle_t h, cudaStream_t stream, T *A, int lda, int n, int *info,
+        int col0)
 {
     if (n <= leaf_n) return leaf<T, upper>(stream, A, lda, n, info, col0);
     int n1 = (n / 2 + leaf_n - 1) / leaf_n * leaf_n, n2 = n - n1;
@@ -192,22 +195,20 @@ int rec(cublasHandle_t h, cudaStream_t stream, T *A, int lda, int n,
     T *A22 = A + n1 + (size_t)n1 * lda;
     if (upper) {
         T *A12 = A + (size_t)n1 * lda;
-        HYLA_CUBLAS_CHECK(hyla::trsm<T>(h, CUBLAS_SIDE_LEFT,
-                                        CUBLAS_FILL_MODE_UPPER, CUBLAS_OP_T,
-                                        CUBLAS_DIAG_NON_UNIT, n1, n2, one, A,
-                                        lda, A12, lda));
+        HYLA_CUBLAS_CHECK(hyla::trsm<T>(
+            h, CUBLAS_SIDE_LEFT, CUBLAS_FILL_MODE_UPPER, CUBLAS_OP_T,
+            CUBLAS_DIAG_NON_UNIT, n1, n2, one, A, lda, A12, lda));
         HYLA_CUBLAS_CHECK(blas<T>::syrk(h, CUBLAS_FILL_MODE_UPPER, CUBLAS_OP_T,
-                                        n2, n1, &minus_one, A12, lda, &one,
-                                        A22, lda));
+                                        n2, n1, &minus_one, A12, lda, &one, A22,
+                                        lda));
     } else {
         T *A21 = A + n1;
-        HYLA_CUBLAS_CHECK(hyla::trsm<T>(h, CUBLAS_SIDE_RIGHT,
-                                        CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_T,
-                                        CUBLAS_DIAG_NON_UNIT, n2, n1, one, A,
-                                        lda, A21, lda));
+        HYLA_CUBLAS_CHECK(hyla::trsm<T>(
+            h, CUBLAS_SIDE_RIGHT, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_T,
+            CUBLAS_DIAG_NON_UNIT, n2, n1, one, A, lda, A21, lda));
         HYLA_CUBLAS_CHECK(blas<T>::syrk(h, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_N,
-                                        n2, n1, &minus_one, A21, lda, &one,
-                                        A22, lda));
+                                        n2, n1, &minus_one, A21, lda, &one, A22,
+                                        lda));
     }
     return rec<T, upper>(h, stream, A22, lda, n2, info, col0 + n1);
 }

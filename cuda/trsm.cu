@@ -5,7 +5,8 @@
 #include "gpu_check.h"
 #include "trsm_t.h"
 
-namespace {
+namespace
+{
 
 template <typename T>
 int trsm(cublasHandle_t handle, int side, int uplo, int trans, int diag, int m,
@@ -26,8 +27,7 @@ int trsm(cublasHandle_t handle, int side, int uplo, int trans, int diag, int m,
 
 extern "C" int hyla_cuda_dtrsm(cublasHandle_t handle, int side, int uplo,
                                int trans, int diag, int m, int n, double alpha,
-                               const double *dA, int ldda, double *dB,
-                               int lddb)
+                               const double *dA, int ldda, double *dB, int lddb)
 {
     return trsm(handle, side, uplo, trans, diag, m, n, alpha, dA, ldda, dB,
                 lddb);

@@ -8,7 +8,8 @@
 
 #include "blas_t.h"
 
-namespace hyla {
+namespace hyla
+{
 
 // Triangles of this order or less go to cuBLAS's TRSM.
 constexpr int trsm_leaf = 256;
@@ -30,7 +31,8 @@ cublasStatus_t trsm(cublasHandle_t h, cublasSideMode_t side,
     // The off-diagonal block as stored, op() of which is op(A)'s: below
     // the diagonal of op(A) (solve A11 first on the left, A22 first on
     // the right) when `lower`.
-    const T *off = fill == CUBLAS_FILL_MODE_LOWER ? A + k1 : A + (size_t)k1 * lda;
+    const T *off =
+        fill == CUBLAS_FILL_MODE_LOWER ? A + k1 : A + (size_t)k1 * lda;
     bool lower = (fill == CUBLAS_FILL_MODE_LOWER) == (trans == CUBLAS_OP_N);
     const T one = 1, minus_one = -1;
     cublasStatus_t st;
@@ -39,9 +41,9 @@ cublasStatus_t trsm(cublasHandle_t h, cublasSideMode_t side,
         if (lower) {
             if ((st = trsm(h, side, fill, trans, diag, k1, n, alpha, A11, lda,
                            B1, ldb)) ||
-                (st = blas<T>::gemm(h, trans, CUBLAS_OP_N, k2, n, k1,
-                                    &minus_one, off, lda, B1, ldb, &alpha, B2,
-                                    ldb)))
+                (st =
+                     blas<T>::gemm(h, trans, CUBLAS_OP_N, k2, n, k1, &minus_one,
+                                   off, lda, B1, ldb, &alpha, B2, ldb)))
                 return st;
             return trsm(h, side, fill, trans, diag, k2, n, one, A22, lda, B2,
                         ldb);

@@ -3,7 +3,7 @@
 #include "check.h"
 #include "cpu_d.h"
 #include "gpu.h"
-#include "harness.h"
+#include "gpu_harness.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -81,11 +81,7 @@ static int run(int ntiles, int mb, int m, int n, int kb, int row0, int inc,
 int main(void)
 {
     th_begin("dlaswp (GPU kernel)");
-    int count = 0;
-    if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0) {
-        th_skip("no GPU");
-        return th_end();
-    }
+    if (!th_gpu_start(NULL)) return th_end();
     int seed = 1;
     for (int inc = 1; inc >= -1; inc -= 2) {
         run(1, 8, 8, 8, 8, 0, inc, seed++);

@@ -2,7 +2,7 @@
 // The GPU tile Cholesky kernel alone.  @precisions d -> s
 #include "check.h"
 #include "gpu.h"
-#include "harness.h"
+#include "gpu_harness.h"
 
 #include <lapacke.h>
 #include <math.h>
@@ -91,15 +91,7 @@ static void run(int uplo, int n, int bad_j, double bad, int seed)
 int main(void)
 {
     th_begin("dpotrf (GPU kernel)");
-    int count = 0;
-    if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0) {
-        th_skip("no GPU");
-        return th_end();
-    }
-    if (cublasCreate(&handle) != CUBLAS_STATUS_SUCCESS) {
-        th_check(0, "cublasCreate failed");
-        return th_end();
-    }
+    if (!th_gpu_start(&handle)) return th_end();
     int seed = 1;
     static const int ns[] = {1,   5,   31,  32,  33,  127,
                                  128, 129, 200, 257, 600, 1000};

@@ -2,7 +2,7 @@
 // The GPU triangular solve alone.  @precisions d -> s
 #include "check.h"
 #include "gpu.h"
-#include "harness.h"
+#include "gpu_harness.h"
 
 #include <cblas.h>
 #include <lapacke.h>
@@ -33,8 +33,7 @@ static double norm1(int m, int n, const double *X, int ld)
     return best;
 }
 
-static void run(int side, int uplo, int trans, int diag, int m, int n,
-                int seed)
+static void run(int side, int uplo, int trans, int diag, int m, int n, int seed)
 {
     const double alpha = -1.5;
     int k = side == HYLA_LEFT ? m : n, lda = k + 3, ldb = n + 5;
@@ -64,8 +63,8 @@ static void run(int side, int uplo, int trans, int diag, int m, int n,
              !cudaMemcpy(dB, B, bbytes, cudaMemcpyHostToDevice);
     th_tic();
     ok = ok &&
-         !hyla_cuda_dtrsm(handle, side, uplo, trans, diag, m, n, alpha, dA,
-                          lda, dB, ldb) &&
+         !hyla_cuda_dtrsm(handle, side, uplo, trans, diag, m, n, alpha, dA, lda,
+                          dB, ldb) &&
          !cudaDeviceSynchronize();
     double t = th_toc();
     ok = ok && !cudaMemcpy(X, dB, bbytes, cudaMemcpyDeviceToHost);
@@ -101,15 +100,7 @@ static void run(int side, int uplo, int trans, int diag, int m, int n,
 int main(void)
 {
     th_begin("dtrsm (GPU)");
-    int count = 0;
-    if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0) {
-        th_skip("no GPU");
-        return th_end();
-    }
-    if (cublasCreate(&handle) != CUBLAS_STATUS_SUCCESS) {
-        th_check(0, "cublasCreate failed");
-        return th_end();
-    }
+    if (!th_gpu_start(&handle)) return th_end();
     int seed = 1;
     static const int sizes[][2] = {{1, 1}, {100, 37}, {300, 257}, {700, 1000}};
     for (int side = HYLA_LEFT; side <= HYLA_RIGHT; side++)

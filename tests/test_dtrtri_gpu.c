@@ -3,7 +3,7 @@
 #include "check.h"
 #include "cpu_d.h"
 #include "gpu.h"
-#include "harness.h"
+#include "gpu_harness.h"
 
 #include <cblas.h>
 #include <float.h>
@@ -125,15 +125,7 @@ int main(int argc, char **argv)
     // "cpu": the CPU kernel (quick suite); otherwise the GPU kernel.
     int gpu = !(argc > 1 && !strcmp(argv[1], "cpu"));
     th_begin(gpu ? "dtrtri (GPU kernel)" : "dtrtri (CPU kernel)");
-    int count = 0;
-    if (gpu && (cudaGetDeviceCount(&count) != cudaSuccess || count == 0)) {
-        th_skip("no GPU");
-        return th_end();
-    }
-    if (gpu && cublasCreate(&handle) != CUBLAS_STATUS_SUCCESS) {
-        th_check(0, "cublasCreate failed");
-        return th_end();
-    }
+    if (gpu && !th_gpu_start(&handle)) return th_end();
     static const int ns[] = {1, 5, 63, 64, 65, 128, 200, 511, 1024};
     int seed = 1;
     for (int uplo = HYLA_UPPER; uplo <= HYLA_LOWER; uplo++)
