@@ -22,7 +22,8 @@
 // trailing updates already queued on the GPU; hyla_cl_cuda_end() then
 // orders the StarPU stream after them (STARPU_CUDA_ASYNC waits for it)
 // and gives the handle its stream back.  Other tasks get the StarPU
-// stream itself.
+// stream itself, and with gpu_reserved_sms their cuBLAS calls leave that
+// many SMs to the critical path.
 typedef struct hyla_cl_cuda {
     cublasHandle_t handle; // bound to stream
     cudaStream_t stream;

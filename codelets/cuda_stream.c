@@ -5,32 +5,38 @@
 
 #if HYLA_CUDA_CODELETS
 
-// One high-priority stream per CUDA worker, made on first use in the
-// worker's thread (so on its GPU) and kept for the process; `go` orders
-// it after the StarPU stream, `done` the StarPU stream after it.
-struct urgent {
-    int state; // 0: not made yet, 1: ready, -1: could not be made
+// Per CUDA worker, set up on first use in the worker's thread (so on its
+// GPU) and kept for the process: the GPU's SM count, and a high-priority
+// stream with the events that order it after the StarPU stream (`go`) and
+// the StarPU stream after it (`done`).
+struct gpu_worker {
+    int ready;  // set up
+    int urgent; // the stream and events exist
+    int sms;    // streaming multiprocessors of the GPU, 0 if unknown
     cudaStream_t stream;
     cudaEvent_t go, done;
 };
 
-static struct urgent urgent[STARPU_NMAXWORKERS];
+static struct gpu_worker workers[STARPU_NMAXWORKERS];
 
-static struct urgent *urgent_stream(void)
+static struct gpu_worker *gpu_worker(void)
 {
-    struct urgent *u = &urgent[starpu_worker_get_id()];
-    if (u->state == 0) {
-        int least, greatest;
-        u->state = -1;
-        if (!cudaDeviceGetStreamPriorityRange(&least, &greatest) &&
-            !cudaStreamCreateWithPriority(&u->stream, cudaStreamNonBlocking,
-                                          greatest) &&
-            !cudaEventCreateWithFlags(&u->go, cudaEventDisableTiming) &&
-            !cudaEventCreateWithFlags(&u->done, cudaEventDisableTiming))
-            u->state = 1;
+    struct gpu_worker *w = &workers[starpu_worker_get_id()];
+    if (!w->ready) {
+        int dev, least, greatest;
+        w->ready = 1;
+        if (cudaGetDevice(&dev) ||
+            cudaDeviceGetAttribute(&w->sms, cudaDevAttrMultiProcessorCount,
+                                   dev))
+            w->sms = 0;
+        w->urgent = !cudaDeviceGetStreamPriorityRange(&least, &greatest) &&
+                    !cudaStreamCreateWithPriority(
+                        &w->stream, cudaStreamNonBlocking, greatest) &&
+                    !cudaEventCreateWithFlags(&w->go, cudaEventDisableTiming) &&
+                    !cudaEventCreateWithFlags(&w->done, cudaEventDisableTiming);
         cudaGetLastError(); // a failure only leaves the StarPU stream
     }
-    return u->state == 1 ? u : NULL;
+    return w;
 }
 
 hyla_cl_cuda_t hyla_cl_cuda_begin(void)
@@ -38,11 +44,19 @@ hyla_cl_cuda_t hyla_cl_cuda_begin(void)
     hyla_cl_cuda_t c = {starpu_cublas_get_local_handle(),
                         starpu_cuda_get_local_stream(), 0};
     const struct starpu_task *task = starpu_task_get_current();
-    struct urgent *u = task && task->priority > 0 ? urgent_stream() : NULL;
-    if (u && !cudaEventRecord(u->go, c.stream) &&
-        !cudaStreamWaitEvent(u->stream, u->go, 0) &&
-        cublasSetStream(c.handle, u->stream) == CUBLAS_STATUS_SUCCESS) {
-        c.stream = u->stream;
+    int critical = task && task->priority > 0;
+    struct gpu_worker *w = gpu_worker();
+    // Off the critical path, cuBLAS sizes its grids for all SMs but the
+    // reserved ones (gpu_reserved_sms), so that the critical path's
+    // kernels find SMs free; on it, for all of them.
+    int reserve = hyla_rt_config()->gpu_reserved_sms;
+    if (reserve > 0 && w->sms > 0)
+        cublasSetSmCountTarget(
+            c.handle, critical || reserve >= w->sms ? 0 : w->sms - reserve);
+    if (critical && w->urgent && !cudaEventRecord(w->go, c.stream) &&
+        !cudaStreamWaitEvent(w->stream, w->go, 0) &&
+        cublasSetStream(c.handle, w->stream) == CUBLAS_STATUS_SUCCESS) {
+        c.stream = w->stream;
         c.urgent = 1;
     }
     return c;
@@ -52,12 +66,12 @@ int hyla_cl_cuda_end(const hyla_cl_cuda_t *c)
 {
     if (!c->urgent) return 0;
     cudaStream_t local = starpu_cuda_get_local_stream();
-    struct urgent *u = &urgent[starpu_worker_get_id()];
+    struct gpu_worker *w = gpu_worker();
     int rc = 0;
-    if (cudaEventRecord(u->done, u->stream) ||
-        cudaStreamWaitEvent(local, u->done, 0)) {
+    if (cudaEventRecord(w->done, w->stream) ||
+        cudaStreamWaitEvent(local, w->done, 0)) {
         // The StarPU stream cannot wait: wait here instead.
-        rc = cudaStreamSynchronize(u->stream) ? HYLA_ERR_CUDA : 0;
+        rc = cudaStreamSynchronize(w->stream) ? HYLA_ERR_CUDA : 0;
     }
     if (cublasSetStream(c->handle, local) != CUBLAS_STATUS_SUCCESS)
         rc = HYLA_ERR_CUBLAS;

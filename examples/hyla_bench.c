@@ -46,6 +46,8 @@ static const char usage[] =
     "      --gpu-streams S CUDA streams per GPU (default: hyla's)\n"
     "      --mapping M     scheduler or cyclic: who places GPU tasks\n"
     "      --trsm-inv      Cholesky's TRSMs as GEMMs by inverted tiles\n"
+    "      --reserved-sms K  SMs per GPU that cuBLAS calls off the critical\n"
+    "                      path leave free (default: hyla's, none)\n"
     "      --trace FILE    after the timed runs, trace one more hyla run of\n"
     "                      each case into FILE (Chrome/Perfetto JSON; the\n"
     "                      last case wins); scripts/trace_svg.py draws it\n"
@@ -97,7 +99,8 @@ static void parse(int argc, char **argv, options_t *o)
         ONGPU,
         STREAMS,
         MAPPING,
-        TRSMINV
+        TRSMINV,
+        RESERVE
     };
     static const struct option longs[] = {
         {"routine", required_argument, 0, 'r'},
@@ -123,6 +126,7 @@ static void parse(int argc, char **argv, options_t *o)
         {"gpu-streams", required_argument, 0, STREAMS},
         {"mapping", required_argument, 0, MAPPING},
         {"trsm-inv", no_argument, 0, TRSMINV},
+        {"reserved-sms", required_argument, 0, RESERVE},
         {"help", no_argument, 0, 'h'},
         {0, 0, 0, 0}};
     *o = (options_t){.routines = "getrf,potrf",
@@ -156,6 +160,9 @@ static void parse(int argc, char **argv, options_t *o)
             o->cfg.gpu_streams = parse_int(optarg, "--gpu-streams", 1);
             break;
         case TRSMINV: o->cfg.trsm_inverse = 1; break;
+        case RESERVE:
+            o->cfg.gpu_reserved_sms = parse_int(optarg, "--reserved-sms", 0);
+            break;
         case MAPPING:
             if (!strcmp(optarg, "scheduler"))
                 o->cfg.mapping = HYLA_MAP_SCHEDULER;
@@ -264,7 +271,8 @@ int main(int argc, char **argv)
         fprintf(csv, "routine,prec,m,n,nrhs,nb,lookahead,panel_threads,mode,"
                      "ncpu,ngpu,scheduler,api,hyla_s_min,hyla_s_median,"
                      "hyla_gflops,ref,ref_s_min,ref_s_median,ref_gflops,"
-                     "ratio,residual,status,gpu_streams,mapping,trsm_inv\n");
+                     "ratio,residual,status,gpu_streams,mapping,trsm_inv,"
+                     "reserved_sms\n");
     printf("%-6s %4s %6s %5s %3s %4s %9s %9s %8s | %9s %8s | %6s %9s  %s\n",
            "routine", "prec", "m|n", "nb", "la", "ncpu", "hyla_s", "median",
            "GFLOP/s", "ref_s", "GFLOP/s", "ratio", "residual", "status");
@@ -361,7 +369,7 @@ int main(int argc, char **argv)
                     fprintf(csv,
                             "%s,%s,%d,%d,%d,%d,%d,%d,%s,%d,%d,%s,%s,%.6f,"
                             "%.6f,%.2f,%s,%.6f,%.6f,%.2f,%.4f,%.3e,%s,%d,%s,"
-                            "%d\n",
+                            "%d,%d\n",
                             rt, p, c.m, c.n, c.nrhs, used.nb, used.lookahead,
                             used.panel_threads, mode_name(used.mode),
                             used.ncpus, used.ngpus, used.scheduler,
@@ -373,7 +381,7 @@ int main(int argc, char **argv)
                             used.gpu_streams,
                             used.mapping == HYLA_MAP_CYCLIC ? "cyclic"
                                                             : "scheduler",
-                            used.trsm_inverse);
+                            used.trsm_inverse, used.gpu_reserved_sms);
             }
             free(sizes);
         }

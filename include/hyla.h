@@ -17,8 +17,8 @@ extern "C" {
  * Fill *cfg with this machine's defaults, then apply the environment
  * overrides: HYLA_NCPUS, HYLA_NGPUS, HYLA_NB, HYLA_LOOKAHEAD,
  * HYLA_PANEL_THREADS, HYLA_MODE (auto, cpu, hybrid, native), HYLA_SCHED,
- * HYLA_GPU_STREAMS, HYLA_MAPPING (scheduler, cyclic) and HYLA_TRSM_INV
- * (0, 1).
+ * HYLA_GPU_STREAMS, HYLA_MAPPING (scheduler, cyclic), HYLA_TRSM_INV
+ * (0, 1) and HYLA_GPU_RESERVED_SMS.
  * This is the only place hyla reads its environment.
  *
  * @retval HYLA_SUCCESS

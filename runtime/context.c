@@ -104,6 +104,7 @@ HYLA_EXPORT int hyla_config_init(hyla_config_t *cfg)
     cfg->gpu_streams = 0;
     cfg->mapping = HYLA_MAP_SCHEDULER;
     cfg->trsm_inverse = 0;
+    cfg->gpu_reserved_sms = 0;
 
     // Each override is applied on its own: one bad variable does not
     // discard the others.
@@ -123,6 +124,8 @@ HYLA_EXPORT int hyla_config_init(hyla_config_t *cfg)
     if ((r = env_name("HYLA_MAPPING", NAMES(mapping_names), &v))) rc = r;
     cfg->mapping = (hyla_mapping_t)v;
     if ((r = env_name("HYLA_TRSM_INV", NAMES(flag_names), &cfg->trsm_inverse)))
+        rc = r;
+    if ((r = env_int("HYLA_GPU_RESERVED_SMS", 0, &cfg->gpu_reserved_sms)))
         rc = r;
     return rc;
 }
@@ -152,6 +155,8 @@ static int check_config(const hyla_config_t *c)
         why = "mapping is not a hyla_mapping_t";
     else if (c->trsm_inverse != 0 && c->trsm_inverse != 1)
         why = "trsm_inverse must be 0 or 1";
+    else if (c->gpu_reserved_sms < 0)
+        why = "gpu_reserved_sms must be >= 0";
     if (why) return hyla_rt_error(-1, "hyla_init: %s", why);
     return 0;
 }

@@ -44,6 +44,13 @@ tests)
             log "test_$p gpu2 cyclic rc=$? $(tail -1 "$out/test_${p}_cyclic.log")"
         done
     fi
+    HYLA_TEST_GPUS=1 HYLA_TRSM_INV=1 HYLA_GPU_STREAMS=2 \
+        HYLA_GPU_RESERVED_SMS=16 t "$tests/test_dpotrf" \
+        > "$out/test_dpotrf_gpu1_inv.log" 2>&1
+    log "test_dpotrf gpu1 inv rc=$? $(tail -1 "$out/test_dpotrf_gpu1_inv.log")"
+    HYLA_TEST_GPUS=1 STARPU_LIMIT_CUDA_MEM=16 t "$tests/test_evict" \
+        > "$out/test_evict.log" 2>&1
+    log "test_evict gpu1 rc=$? $(tail -1 "$out/test_evict.log")"
     for k in dlaswp dpotrf_gpu dtrsm_gpu dtrtri_gpu; do
         t "$tests/test_$k" > "$out/test_$k.log" 2>&1
         log "test_$k rc=$? $(tail -1 "$out/test_$k.log")"

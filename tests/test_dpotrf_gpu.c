@@ -94,7 +94,7 @@ int main(void)
     if (!th_gpu_start(&handle)) return th_end();
     int seed = 1;
     static const int ns[] = {1,   5,   31,  32,  33,  127,
-                                 128, 129, 200, 257, 600, 1000};
+                             128, 129, 200, 257, 600, 1000};
     for (int uplo = HYLA_UPPER; uplo <= HYLA_LOWER; uplo++) {
         for (size_t i = 0; i < sizeof ns / sizeof ns[0]; i++)
             run(uplo, ns[i], -1, 0.0, seed++);

@@ -27,9 +27,10 @@
 // status has a non-empty string.
 
 static const char *const env_vars[] = {
-    "HYLA_NCPUS",         "HYLA_NGPUS",   "HYLA_NB",    "HYLA_LOOKAHEAD",
-    "HYLA_PANEL_THREADS", "HYLA_MODE",    "HYLA_SCHED", "HYLA_GPU_STREAMS",
-    "HYLA_MAPPING",       "HYLA_TRSM_INV"};
+    "HYLA_NCPUS",     "HYLA_NGPUS",           "HYLA_NB",
+    "HYLA_LOOKAHEAD", "HYLA_PANEL_THREADS",   "HYLA_MODE",
+    "HYLA_SCHED",     "HYLA_GPU_STREAMS",     "HYLA_MAPPING",
+    "HYLA_TRSM_INV",  "HYLA_GPU_RESERVED_SMS"};
 
 static void clear_env(void)
 {
@@ -105,7 +106,7 @@ static void bad_configs(void)
 {
     static const char long_name[] =
         "a-scheduler-name-far-longer-than-any-starpu-policy-name-0123456789";
-    for (int k = 0; k < 16; k++) {
+    for (int k = 0; k < 17; k++) {
         hyla_config_t c = good();
         const char *what = "";
         switch (k) {
@@ -169,6 +170,10 @@ static void bad_configs(void)
         case 14:
             c.trsm_inverse = -1;
             what = "trsm_inverse = -1";
+            break;
+        case 15:
+            c.gpu_reserved_sms = -1;
+            what = "gpu_reserved_sms = -1";
             break;
         default: c.scheduler = long_name; what = "long scheduler name";
         }
@@ -311,10 +316,15 @@ static void environment(void)
              (int)c.mapping);
     TH_STATUS(env_case("HYLA_TRSM_INV", "1", &c), 0);
     th_check(c.trsm_inverse == 1, "HYLA_TRSM_INV=1: %d", c.trsm_inverse);
+    TH_STATUS(env_case("HYLA_GPU_RESERVED_SMS", "16", &c), 0);
+    th_check(c.gpu_reserved_sms == 16, "HYLA_GPU_RESERVED_SMS=16: %d",
+             c.gpu_reserved_sms);
     th_check(def.gpu_streams == 0 && def.mapping == HYLA_MAP_SCHEDULER &&
-                 def.trsm_inverse == 0,
-             "defaults: gpu_streams %d, mapping %d, trsm_inverse %d",
-             def.gpu_streams, (int)def.mapping, def.trsm_inverse);
+                 def.trsm_inverse == 0 && def.gpu_reserved_sms == 0,
+             "defaults: gpu_streams %d, mapping %d, trsm_inverse %d, "
+             "gpu_reserved_sms %d",
+             def.gpu_streams, (int)def.mapping, def.trsm_inverse,
+             def.gpu_reserved_sms);
     clear_env();
     setenv("HYLA_SCHED", "eager", 1);
     TH_STATUS(hyla_config_init(&c), 0);
@@ -323,15 +333,24 @@ static void environment(void)
              c.scheduler ? c.scheduler : "(null)");
     clear_env();
 
-    static const char *const bad[][2] = {
-        {"HYLA_NB", "abc"},         {"HYLA_NB", "0"},
-        {"HYLA_NB", "-3"},          {"HYLA_NB", "12x"},
-        {"HYLA_NB", "99999999999"}, {"HYLA_NCPUS", "-2"},
-        {"HYLA_NCPUS", "two"},      {"HYLA_NGPUS", "x"},
-        {"HYLA_LOOKAHEAD", "-1"},   {"HYLA_PANEL_THREADS", "0"},
-        {"HYLA_MODE", "bogus"},     {"HYLA_MODE", "cpu "},
-        {"HYLA_GPU_STREAMS", "0"},  {"HYLA_MAPPING", "round"},
-        {"HYLA_TRSM_INV", "2"},     {"HYLA_TRSM_INV", "yes"}};
+    static const char *const bad[][2] = {{"HYLA_NB", "abc"},
+                                         {"HYLA_NB", "0"},
+                                         {"HYLA_NB", "-3"},
+                                         {"HYLA_NB", "12x"},
+                                         {"HYLA_NB", "99999999999"},
+                                         {"HYLA_NCPUS", "-2"},
+                                         {"HYLA_NCPUS", "two"},
+                                         {"HYLA_NGPUS", "x"},
+                                         {"HYLA_LOOKAHEAD", "-1"},
+                                         {"HYLA_PANEL_THREADS", "0"},
+                                         {"HYLA_MODE", "bogus"},
+                                         {"HYLA_MODE", "cpu "},
+                                         {"HYLA_GPU_STREAMS", "0"},
+                                         {"HYLA_MAPPING", "round"},
+                                         {"HYLA_TRSM_INV", "2"},
+                                         {"HYLA_TRSM_INV", "yes"},
+                                         {"HYLA_GPU_RESERVED_SMS", "-1"},
+                                         {"HYLA_GPU_RESERVED_SMS", "many"}};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         int rc = env_case(bad[i][0], bad[i][1], &c);
         snap();

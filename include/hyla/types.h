@@ -86,6 +86,8 @@ typedef struct hyla_config {
     hyla_mapping_t mapping; /**< placement of the GPU tasks */
     int trsm_inverse;       /**< Cholesky: each TRSM as a GEMM by the
                                  inverted diagonal tile (1) or a TRSM (0) */
+    int gpu_reserved_sms;   /**< SMs of each GPU that the cuBLAS calls off
+                                 the critical path leave to it; 0: none */
 } hyla_config_t;
 
 /** A tile matrix in CRRB layout (opaque); see hyla_desc_create(). */
