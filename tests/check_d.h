@@ -8,7 +8,7 @@
 #ifndef HYLA_TESTS_CHECK_D_H
 #define HYLA_TESTS_CHECK_D_H
 
-// m-by-n entries uniform in (-1, 1) from a seed (LAPACK dlarnv).
+// m-by-n entries uniform in [-1, 1), the same for the same seed.
 void hyla_check_dgen(int m, int n, double *A, int lda, int seed);
 
 // m-by-n with unambiguous partial pivoting: a column diagonally dominant
