@@ -83,9 +83,12 @@ HYLA_EXPORT const char *hyla_version(void);
 
 /**
  * Record every task hyla runs from now on: its kind (the codelet name:
- * dgemm, dgetrf_panel, ...), its worker, its start and end.  Off by
- * default; when off a task pays one load of a flag.  Starting again
- * discards the previous records.  Recording turns StarPU's profiling on.
+ * dgemm, dgetrf_panel, ...), its worker, its start and end, and before it
+ * the time its worker waited for the task's data ("data wait", category
+ * "transfer": a transfer that was not overlapped) when 10 us or more.
+ * Off by default; when off a task pays one load of a flag.  Starting
+ * again discards the previous records.  Recording turns StarPU's
+ * profiling on.
  */
 HYLA_EXPORT int hyla_trace_start(void);
 

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// Task traces: for each task, its kind, worker, start and end, written as
-// Chrome / Perfetto trace-event JSON.  Off by default; when off the cost is
-// one relaxed load per task.
+// Task traces: for each task, its kind, worker, start and end, and the
+// time its worker waited for the task's data to arrive ("data wait":
+// transfers that were not overlapped), written as Chrome / Perfetto
+// trace-event JSON.  Off by default; when off the cost is one relaxed load
+// per task.
 #include "glue.h"
 
 #include <stdio.h>
@@ -10,6 +12,7 @@
 
 typedef struct {
     const char *name;  // the codelet's name (static storage)
+    const char *cat;   // "task" or "transfer"
     int worker;        // a basic or a combined worker
     double start, end; // microseconds since hyla_trace_start()
 } event_t;
@@ -27,16 +30,8 @@ int hyla_rt_tracing(void)
     return __atomic_load_n(&tr.on, __ATOMIC_RELAXED);
 }
 
-void hyla_rt_trace_task(struct starpu_task *task)
+static void add(const event_t *e)
 {
-    struct starpu_profiling_task_info *info = task ? task->profiling_info : 0;
-    if (!info || !task->cl) return;
-    // A task sent to a combined worker shows on all of its members.
-    int worker = task->execute_on_a_specific_worker ? (int)task->workerid
-                                                    : info->workerid;
-    event_t e = {task->cl->name ? task->cl->name : "task", worker,
-                 starpu_timing_timespec_to_us(&info->start_time) - tr.t0,
-                 starpu_timing_timespec_to_us(&info->end_time) - tr.t0};
     pthread_mutex_lock(&tr.lock);
     if (tr.n == tr.cap) {
         size_t cap = tr.cap ? 2 * tr.cap : 4096;
@@ -48,8 +43,27 @@ void hyla_rt_trace_task(struct starpu_task *task)
         tr.ev = ev;
         tr.cap = cap;
     }
-    tr.ev[tr.n++] = e;
+    tr.ev[tr.n++] = *e;
     pthread_mutex_unlock(&tr.lock);
+}
+
+void hyla_rt_trace_task(struct starpu_task *task)
+{
+    struct starpu_profiling_task_info *info = task ? task->profiling_info : 0;
+    if (!info || !task->cl) return;
+    // A task sent to a combined worker shows on all of its members.
+    int worker = task->execute_on_a_specific_worker ? (int)task->workerid
+                                                    : info->workerid;
+    struct timespec *a0 = &info->acquire_data_start_time,
+                    *a1 = &info->acquire_data_end_time;
+    double wait0 = starpu_timing_timespec_to_us(a0) - tr.t0;
+    double wait1 = starpu_timing_timespec_to_us(a1) - tr.t0;
+    // Waits under 10 us (data already there, bookkeeping) are left out.
+    if ((a0->tv_sec || a0->tv_nsec) && wait1 - wait0 >= 10.0)
+        add(&(event_t){"data wait", "transfer", worker, wait0, wait1});
+    add(&(event_t){task->cl->name ? task->cl->name : "task", "task", worker,
+                   starpu_timing_timespec_to_us(&info->start_time) - tr.t0,
+                   starpu_timing_timespec_to_us(&info->end_time) - tr.t0});
 }
 
 HYLA_EXPORT int hyla_trace_start(void)
@@ -79,9 +93,10 @@ HYLA_EXPORT int hyla_trace_stop(void)
 static void write_event(FILE *f, const event_t *e, int worker, int *first)
 {
     fprintf(f,
-            "%s\n{\"name\":\"%s\",\"cat\":\"task\",\"ph\":\"X\",\"pid\":0,"
+            "%s\n{\"name\":\"%s\",\"cat\":\"%s\",\"ph\":\"X\",\"pid\":0,"
             "\"tid\":%d,\"ts\":%.3f,\"dur\":%.3f}",
-            *first ? "" : ",", e->name, worker, e->start, e->end - e->start);
+            *first ? "" : ",", e->name, e->cat, worker, e->start,
+            e->end - e->start);
     *first = 0;
 }
 
