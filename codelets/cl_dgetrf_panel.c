@@ -141,8 +141,8 @@ static void cl_dlaswp_cuda(void *buffers[], void *cl_arg)
     hyla_cl_cuda_t g = hyla_cl_cuda_begin();
     int rc = hyla_cuda_dlaswp(tile, nbuf - 1, P.mb, P.m, P.n, P.ld, dipiv, 0,
                               kb, a->row0, a->inc, g.stream);
-    int rc_end = hyla_cl_cuda_end(&g);
-    if (rc || rc_end) hyla_rt_seq_fail(a->seq, rc ? rc : rc_end);
+    rc = hyla_cl_cuda_end(&g, rc);
+    if (rc) hyla_rt_seq_fail(a->seq, rc);
 }
 #endif
 

@@ -72,8 +72,7 @@ static void cl_dpotrf_cuda(void *buffers[], void *cl_arg)
     int rc = hyla_cuda_dpotrf(c.handle, a->uplo, HYLA_TILE_ROWS(buffers[0]),
                               HYLA_TILE_PTR(buffers[0]),
                               HYLA_TILE_LD(buffers[0]), word, a->col0);
-    int rc_end = hyla_cl_cuda_end(&c);
-    if (!rc) rc = rc_end;
+    rc = hyla_cl_cuda_end(&c, rc);
     // Behind the join: on the StarPU stream, before the task is done.
     if (!rc &&
         cudaLaunchHostFunc(starpu_cuda_get_local_stream(), report_info, g))

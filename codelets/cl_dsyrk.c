@@ -32,8 +32,8 @@ static void cl_dsyrk_cuda(void *buffers[], void *cl_arg)
     int rc = hyla_cuda_dsyrk(g.handle, a->uplo, a->trans, HYLA_TILE_ROWS(C), k,
                              a->alpha, HYLA_TILE_PTR(A), HYLA_TILE_LD(A),
                              a->beta, HYLA_TILE_PTR(C), HYLA_TILE_LD(C));
-    int rc_end = hyla_cl_cuda_end(&g);
-    if (rc || rc_end) hyla_rt_seq_fail(a->seq, rc ? rc : rc_end);
+    rc = hyla_cl_cuda_end(&g, rc);
+    if (rc) hyla_rt_seq_fail(a->seq, rc);
 }
 #endif
 

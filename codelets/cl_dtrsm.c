@@ -33,8 +33,8 @@ static void cl_dtrsm_cuda(void *buffers[], void *cl_arg)
                              HYLA_TILE_ROWS(B), HYLA_TILE_COLS(B), a->alpha,
                              HYLA_TILE_PTR(A), HYLA_TILE_LD(A),
                              HYLA_TILE_PTR(B), HYLA_TILE_LD(B));
-    int rc_end = hyla_cl_cuda_end(&g);
-    if (rc || rc_end) hyla_rt_seq_fail(a->seq, rc ? rc : rc_end);
+    rc = hyla_cl_cuda_end(&g, rc);
+    if (rc) hyla_rt_seq_fail(a->seq, rc);
 }
 #endif
 

@@ -67,8 +67,8 @@ static void cl_dtrsm_inv_cuda(void *buffers[], void *cl_arg)
     if (!rc)
         rc = hyla_cuda_dgemm(c.handle, g.ta, g.tb, g.m, g.n, g.k, 1.0, g.A,
                              g.lda, g.B, g.ldb, 0.0, g.C, g.ldc);
-    int rc_end = hyla_cl_cuda_end(&c);
-    if (rc || rc_end) hyla_rt_seq_fail(a->seq, rc ? rc : rc_end);
+    rc = hyla_cl_cuda_end(&c, rc);
+    if (rc) hyla_rt_seq_fail(a->seq, rc);
 }
 #endif
 

@@ -29,11 +29,11 @@ static void cl_dtrtri_cuda(void *buffers[], void *cl_arg)
     if (hyla_rt_seq_skip(a->seq)) return;
     void *A = buffers[0], *W = buffers[1];
     hyla_cl_cuda_t g = hyla_cl_cuda_begin();
-    int rc = hyla_cuda_dtrtri(g.handle, a->uplo, HYLA_TILE_ROWS(A),
-                              HYLA_TILE_PTR(A), HYLA_TILE_LD(A),
-                              HYLA_TILE_PTR(W), HYLA_TILE_LD(W));
-    int rc_end = hyla_cl_cuda_end(&g);
-    if (rc || rc_end) hyla_rt_seq_fail(a->seq, rc ? rc : rc_end);
+    int rc =
+        hyla_cuda_dtrtri(g.handle, a->uplo, HYLA_TILE_ROWS(A), HYLA_TILE_PTR(A),
+                         HYLA_TILE_LD(A), HYLA_TILE_PTR(W), HYLA_TILE_LD(W));
+    rc = hyla_cl_cuda_end(&g, rc);
+    if (rc) hyla_rt_seq_fail(a->seq, rc);
 }
 #endif
 

@@ -31,8 +31,9 @@ typedef struct hyla_cl_cuda {
 } hyla_cl_cuda_t;
 
 hyla_cl_cuda_t hyla_cl_cuda_begin(void);
-// 0, or a hyla status when the streams could not be joined.
-int hyla_cl_cuda_end(const hyla_cl_cuda_t *c);
+// rc, the codelet's status so far, if it is not 0; else 0, or a hyla
+// status when the streams could not be joined.
+int hyla_cl_cuda_end(const hyla_cl_cuda_t *c, int rc);
 #else
 // Without GPU codelets the CUDA function is never named.
 #define HYLA_CUDA_FIELDS(fn)

@@ -62,20 +62,20 @@ hyla_cl_cuda_t hyla_cl_cuda_begin(void)
     return c;
 }
 
-int hyla_cl_cuda_end(const hyla_cl_cuda_t *c)
+int hyla_cl_cuda_end(const hyla_cl_cuda_t *c, int rc)
 {
-    if (!c->urgent) return 0;
+    if (!c->urgent) return rc;
     cudaStream_t local = starpu_cuda_get_local_stream();
     struct gpu_worker *w = gpu_worker();
-    int rc = 0;
+    int join = 0;
     if (cudaEventRecord(w->done, w->stream) ||
         cudaStreamWaitEvent(local, w->done, 0)) {
         // The StarPU stream cannot wait: wait here instead.
-        rc = cudaStreamSynchronize(w->stream) ? HYLA_ERR_CUDA : 0;
+        join = cudaStreamSynchronize(w->stream) ? HYLA_ERR_CUDA : 0;
     }
     if (cublasSetStream(c->handle, local) != CUBLAS_STATUS_SUCCESS)
-        rc = HYLA_ERR_CUBLAS;
-    return rc;
+        join = HYLA_ERR_CUBLAS;
+    return rc ? rc : join;
 }
 
 #endif

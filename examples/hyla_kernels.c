@@ -84,7 +84,8 @@ int main(int argc, char **argv)
         {"potrf", "cusolver", {kernels_dpotrf, kernels_spotrf}, potrf_flops},
         {"trsm", "cublas", {kernels_dtrsm, kernels_strsm}, trsm_flops}};
     const struct kernel *kern = NULL;
-    for (size_t i = 0; optind == argc - 1 && i < 2; i++)
+    for (size_t i = 0;
+         optind == argc - 1 && i < sizeof kernels / sizeof kernels[0]; i++)
         if (!strcmp(argv[optind], kernels[i].name)) kern = &kernels[i];
     if (!kern) {
         fprintf(stderr, "hyla-kernels: name one kernel: potrf or trsm\n%s",
