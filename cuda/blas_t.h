@@ -36,6 +36,15 @@ template <typename T> struct blas;
         {                                                                      \
             return cublas##X##syrk(h, f, t, n, k, a, A, lda, b, C, ldc);       \
         }                                                                      \
+        static cublasStatus_t gemm_batched(                                    \
+            cublasHandle_t h, cublasOperation_t ta, cublasOperation_t tb,      \
+            int m, int n, int k, const T *a, const T *const A[], int lda,      \
+            const T *const B[], int ldb, const T *b, T *const C[], int ldc,    \
+            int count)                                                         \
+        {                                                                      \
+            return cublas##X##gemmBatched(h, ta, tb, m, n, k, a, A, lda, B,    \
+                                          ldb, b, C, ldc, count);              \
+        }                                                                      \
     };
 HYLA_BLAS_T(double, D)
 HYLA_BLAS_T(float, S)

@@ -23,6 +23,8 @@ extern "C" {
 
 // The most tiles one hyla_cuda_*laswp call takes.
 enum { HYLA_CUDA_LASWP_MAXTILES = 1024 };
+// Device workspace of one hyla_cuda_*getrf_panel call, in bytes.
+enum { HYLA_CUDA_GETRF_PANEL_WORK = 1 << 20 };
 
 #include "gpu_d.h"
 #include "gpu_s.h"

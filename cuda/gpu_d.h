@@ -47,4 +47,18 @@ int hyla_cuda_dlaswp(double *const *dtile, int ntiles, int mb, int m, int n,
                      int ldd, const int *dipiv, int k1, int k2, int row0,
                      int inc, cudaStream_t stream);
 
+// LU with partial pivoting of a tile column: ntiles row-major tiles of mb
+// rows (the last may be shorter; m rows in all) and n columns, leading
+// dimension ldd, device addresses in dtile (a host array); the first tile
+// holds the diagonal (mb >= n, or one tile).  off is the global index of
+// the panel's first row and column: min(m, n) pivots go to dipiv (device)
+// as 1-based global rows, and the first zero pivot, at local column j,
+// sets *dinfo (device-accessible, 0 before) to off + j + 1 unless it is
+// already set.  dwork: HYLA_CUDA_GETRF_PANEL_WORK bytes of device memory,
+// zero before the first call, left zero, used by one stream at a time.
+// On the stream of handle.
+int hyla_cuda_dgetrf_panel(cublasHandle_t handle, double *const *dtile,
+                           int ntiles, int mb, int m, int n, int ldd,
+                           int *dipiv, int off, int *dinfo, void *dwork);
+
 #endif // HYLA_CUDA_GPU_D_H

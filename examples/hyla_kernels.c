@@ -20,10 +20,13 @@ static const char usage[] =
     "                      the tile Cholesky) against cusolverDnXpotrf\n"
     "  trsm                the solve B = B L^-T of an n-by-n tile (the\n"
     "                      Cholesky panel's) against one cublasXtrsm\n"
+    "  getrf               the LU of an n-by-W panel (the LU's tile\n"
+    "                      column: W-by-W tiles) against cusolverDnXgetrf\n"
     "\n"
     "Options:\n"
     "  -n, --n LIST        orders, comma-separated (default 512,1024,2048)\n"
     "  -p, --prec LIST     d, s or d,s (default d)\n"
+    "  -w, --width W       getrf: the panel's width (default 256)\n"
     "      --repeat R      timed runs after one warm-up (default 5)\n"
     "      --csv FILE      also write the results to FILE as CSV\n"
     "  -h, --help          this text\n"
@@ -43,14 +46,21 @@ static int parse_list(char *s, int *out, int max)
     return count;
 }
 
-static double potrf_flops(double n)
+static double potrf_flops(double n, double w)
 {
+    (void)w;
     return n * n * n / 3.0;
 }
 
-static double trsm_flops(double n)
+static double trsm_flops(double n, double w)
 {
+    (void)w;
     return n * n * n;
+}
+
+static double getrf_flops(double m, double n)
+{
+    return m * n * n - n * n * n / 3.0;
 }
 
 int main(int argc, char **argv)
@@ -59,17 +69,19 @@ int main(int argc, char **argv)
     static const struct option longs[] = {
         {"n", required_argument, 0, 'n'},
         {"prec", required_argument, 0, 'p'},
+        {"width", required_argument, 0, 'w'},
         {"repeat", required_argument, 0, REPEAT},
         {"csv", required_argument, 0, CSV},
         {"help", no_argument, 0, 'h'},
         {0, 0, 0, 0}};
     char sizes[] = "512,1024,2048", *size_arg = sizes, *precs = "d";
     const char *csv_name = NULL;
-    int repeat = 5, c;
-    while ((c = getopt_long(argc, argv, "n:p:h", longs, NULL)) != -1) {
+    int repeat = 5, width = 256, c;
+    while ((c = getopt_long(argc, argv, "n:p:w:h", longs, NULL)) != -1) {
         switch (c) {
         case 'n': size_arg = optarg; break;
         case 'p': precs = optarg; break;
+        case 'w': width = atoi(optarg); break;
         case REPEAT: repeat = atoi(optarg); break;
         case CSV: csv_name = optarg; break;
         case 'h': fputs(usage, stdout); return 0;
@@ -78,24 +90,26 @@ int main(int argc, char **argv)
     }
     static const struct kernel {
         const char *name, *ref;
-        int (*run[2])(int, int, kernel_result_t *); // d, s
-        double (*flops)(double n);
+        int (*run[2])(int, int, int, kernel_result_t *); // d, s
+        double (*flops)(double n, double w);
     } kernels[] = {
         {"potrf", "cusolver", {kernels_dpotrf, kernels_spotrf}, potrf_flops},
-        {"trsm", "cublas", {kernels_dtrsm, kernels_strsm}, trsm_flops}};
+        {"trsm", "cublas", {kernels_dtrsm, kernels_strsm}, trsm_flops},
+        {"getrf", "cusolver", {kernels_dgetrf, kernels_sgetrf}, getrf_flops}};
     const struct kernel *kern = NULL;
     for (size_t i = 0;
          optind == argc - 1 && i < sizeof kernels / sizeof kernels[0]; i++)
         if (!strcmp(argv[optind], kernels[i].name)) kern = &kernels[i];
     if (!kern) {
-        fprintf(stderr, "hyla-kernels: name one kernel: potrf or trsm\n%s",
+        fprintf(stderr,
+                "hyla-kernels: name one kernel: potrf, trsm or getrf\n%s",
                 usage);
         return 2;
     }
     int ns[64], count = parse_list(size_arg, ns, 64);
-    if (count <= 0 || repeat < 1 ||
+    if (count <= 0 || repeat < 1 || width < 1 ||
         (strcmp(precs, "d") && strcmp(precs, "s") && strcmp(precs, "d,s"))) {
-        fprintf(stderr, "hyla-kernels: bad -n, -p or --repeat\n");
+        fprintf(stderr, "hyla-kernels: bad -n, -p, -w or --repeat\n");
         return 2;
     }
     FILE *csv = NULL;
@@ -104,34 +118,38 @@ int main(int argc, char **argv)
         return 1;
     }
     if (csv)
-        fprintf(csv, "routine,prec,n,hyla_s,hyla_gflops,ref,ref_s,ref_gflops,"
-                     "ratio,diff,hyla_info,ref_info\n");
-    printf("kernel prec      n     hyla_s  GFLOP/s |      ref_s  GFLOP/s | "
-           " ratio      diff  info\n");
+        fprintf(csv,
+                "routine,prec,n,width,hyla_s,hyla_gflops,ref,ref_s,ref_gflops,"
+                "ratio,diff,hyla_info,ref_info\n");
+    printf(
+        "kernel prec      n     w     hyla_s  GFLOP/s |      ref_s  GFLOP/s | "
+        " ratio      diff  info\n");
     int failed = 0;
     for (const char *p = precs; *p; p++) {
         if (*p == ',') continue;
         for (int i = 0; i < count; i++) {
             int n = ns[i];
             kernel_result_t r = {0};
-            int rc = kern->run[*p == 's'](n, repeat, &r);
+            int w = kern->flops == getrf_flops ? width : n;
+            int rc = kern->run[*p == 's'](n, w, repeat, &r);
             if (rc) {
                 failed = 1;
                 continue;
             }
-            double flops = kern->flops(n);
+            double flops = kern->flops(n, w);
             double gh = flops / r.hyla_s * 1e-9, gr = flops / r.ref_s * 1e-9;
-            printf("%-9s %c %6d %10.6f %8.1f | %10.6f %8.1f | %6.3f "
+            printf("%-9s %c %6d %5d %10.6f %8.1f | %10.6f %8.1f | %6.3f "
                    "%9.2e  %d/%d\n",
-                   kern->name, *p, n, r.hyla_s, gh, r.ref_s, gr,
+                   kern->name, *p, n, w, r.hyla_s, gh, r.ref_s, gr,
                    r.ref_s / r.hyla_s, r.diff, r.hyla_info, r.ref_info);
             fflush(stdout);
             if (csv)
                 fprintf(csv,
-                        "%s,%c,%d,%.6e,%.2f,%s,%.6e,%.2f,%.4f,%.3e,%d,"
+                        "%s,%c,%d,%d,%.6e,%.2f,%s,%.6e,%.2f,%.4f,%.3e,%d,"
                         "%d\n",
-                        kern->name, *p, n, r.hyla_s, gh, kern->ref, r.ref_s, gr,
-                        r.ref_s / r.hyla_s, r.diff, r.hyla_info, r.ref_info);
+                        kern->name, *p, n, w, r.hyla_s, gh, kern->ref, r.ref_s,
+                        gr, r.ref_s / r.hyla_s, r.diff, r.hyla_info,
+                        r.ref_info);
             failed |= r.hyla_info != r.ref_info;
         }
     }

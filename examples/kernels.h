@@ -15,13 +15,19 @@ typedef struct kernel_result {
 // cusolverDnDpotrf on the same SPD matrix in GPU memory, each timed with
 // CUDA events over `repeat` runs after a warm-up.  0, or -1 on a CUDA
 // failure (a message is printed).
-int kernels_dpotrf(int n, int repeat, kernel_result_t *r);
-int kernels_spotrf(int n, int repeat, kernel_result_t *r);
+int kernels_dpotrf(int n, int unused, int repeat, kernel_result_t *r);
+int kernels_spotrf(int n, int unused, int repeat, kernel_result_t *r);
 
 // The n-by-n solve of a Cholesky panel, B = B L^-T (hyla_cuda_dtrsm:
 // recursive, GEMMs between halves) against one cublasDtrsm call on the
 // same data; info is 0.
-int kernels_dtrsm(int n, int repeat, kernel_result_t *r);
-int kernels_strsm(int n, int repeat, kernel_result_t *r);
+int kernels_dtrsm(int n, int unused, int repeat, kernel_result_t *r);
+int kernels_strsm(int n, int unused, int repeat, kernel_result_t *r);
+
+// The LU of an m-by-n panel (hyla_cuda_dgetrf_panel on n-by-n row-major
+// tiles) against cusolverDnDgetrf on the same matrix, column-major; diff
+// is 1 where the pivots differ.
+int kernels_dgetrf(int m, int n, int repeat, kernel_result_t *r);
+int kernels_sgetrf(int m, int n, int repeat, kernel_result_t *r);
 
 #endif // HYLA_EXAMPLES_KERNELS_H

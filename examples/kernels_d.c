@@ -67,8 +67,9 @@ static int run_ref(void *arg)
                             p->dinfo) != CUSOLVER_STATUS_SUCCESS;
 }
 
-int kernels_dpotrf(int n, int repeat, kernel_result_t *r)
+int kernels_dpotrf(int n, int unused, int repeat, kernel_result_t *r)
 {
+    (void)unused;
     size_t nn = (size_t)n * n, bytes = sizeof(double) * nn;
     double *A = malloc(bytes), *L = malloc(bytes), *dA0 = NULL;
     struct potrf_run p = {.n = n};
@@ -151,8 +152,9 @@ static int run_ref_trsm(void *arg)
                        p->dT, p->n, p->dB, p->n) != CUBLAS_STATUS_SUCCESS;
 }
 
-int kernels_dtrsm(int n, int repeat, kernel_result_t *r)
+int kernels_dtrsm(int n, int unused, int repeat, kernel_result_t *r)
 {
+    (void)unused;
     size_t nn = (size_t)n * n, bytes = sizeof(double) * nn;
     double *T = malloc(bytes), *X = malloc(bytes), *Y = malloc(bytes);
     double *dT = NULL, *dB0 = NULL;
@@ -197,5 +199,118 @@ out:
     free(T);
     free(X);
     free(Y);
+    return rc;
+}
+
+struct getrf_run {
+    int m, n;
+    double *dA;
+    int *dipiv, *dinfo;
+    double *tile[HYLA_CUDA_LASWP_MAXTILES];
+    int ntiles;
+    void *dwork;
+    cublasHandle_t blas;
+    cusolverDnHandle_t solver;
+    double *work;
+};
+
+// hyla's panel on n-by-n row-major tiles stored one after the other: the
+// m-by-n row-major matrix.
+static int run_hyla_getrf(void *arg)
+{
+    struct getrf_run *p = arg;
+    return hyla_cuda_dgetrf_panel(p->blas, p->tile, p->ntiles, p->n, p->m, p->n,
+                                  p->n, p->dipiv, 0, p->dinfo, p->dwork);
+}
+
+static int run_ref_getrf(void *arg)
+{
+    struct getrf_run *p = arg;
+    return cusolverDnDgetrf(p->solver, p->m, p->n, p->dA, p->m, p->work,
+                            p->dipiv, p->dinfo) != CUSOLVER_STATUS_SUCCESS;
+}
+
+int kernels_dgetrf(int m, int n, int repeat, kernel_result_t *r)
+{
+    size_t mn = (size_t)m * n, bytes = sizeof(double) * mn;
+    double *A = malloc(bytes), *T = malloc(bytes), *X = malloc(bytes);
+    int *ph = malloc(sizeof(int) * n), *pr = malloc(sizeof(int) * n);
+    double *dR0 = NULL, *dC0 = NULL;
+    struct getrf_run p = {.m = m, .n = n, .ntiles = (m + n - 1) / n};
+    cudaStream_t s = NULL;
+    int rc = -1, lwork = 0;
+    if (!A || !T || !X || !ph || !pr || m < n ||
+        p.ntiles > HYLA_CUDA_LASWP_MAXTILES || !CUDA_OK(cudaStreamCreate(&s)) ||
+        cublasCreate(&p.blas) != CUBLAS_STATUS_SUCCESS ||
+        cusolverDnCreate(&p.solver) != CUSOLVER_STATUS_SUCCESS ||
+        cublasSetStream(p.blas, s) != CUBLAS_STATUS_SUCCESS ||
+        cusolverDnSetStream(p.solver, s) != CUSOLVER_STATUS_SUCCESS)
+        goto out;
+    hyla_check_dgen(m, n, A, m, 1);
+    for (int i = 0; i < m; i++) // row-major copy
+        for (int j = 0; j < n; j++)
+            T[(size_t)i * n + j] = A[i + (size_t)j * m];
+    if (!CUDA_OK(cudaMalloc((void **)&dR0, bytes)) ||
+        !CUDA_OK(cudaMalloc((void **)&dC0, bytes)) ||
+        !CUDA_OK(cudaMalloc((void **)&p.dA, bytes)) ||
+        !CUDA_OK(cudaMalloc((void **)&p.dipiv, sizeof(int) * n)) ||
+        !CUDA_OK(cudaMalloc((void **)&p.dinfo, sizeof(int))) ||
+        !CUDA_OK(cudaMalloc(&p.dwork, HYLA_CUDA_GETRF_PANEL_WORK)) ||
+        !CUDA_OK(cudaMemset(p.dwork, 0, HYLA_CUDA_GETRF_PANEL_WORK)) ||
+        !CUDA_OK(cudaMemset(p.dinfo, 0, sizeof(int))) ||
+        !CUDA_OK(cudaMemcpy(dR0, T, bytes, cudaMemcpyHostToDevice)) ||
+        !CUDA_OK(cudaMemcpy(dC0, A, bytes, cudaMemcpyHostToDevice)) ||
+        cusolverDnDgetrf_bufferSize(p.solver, m, n, p.dA, m, &lwork) !=
+            CUSOLVER_STATUS_SUCCESS ||
+        !CUDA_OK(
+            cudaMalloc((void **)&p.work, sizeof(double) * (lwork ? lwork : 1))))
+        goto out;
+    for (int t = 0; t < p.ntiles; t++)
+        p.tile[t] = p.dA + (size_t)t * n * n;
+    if (time_runs(s, repeat, p.dA, dR0, bytes, run_hyla_getrf, &p,
+                  &r->hyla_s) ||
+        !CUDA_OK(cudaMemcpy(&r->hyla_info, p.dinfo, sizeof(int),
+                            cudaMemcpyDeviceToHost)) ||
+        !CUDA_OK(cudaMemcpy(T, p.dA, bytes, cudaMemcpyDeviceToHost)) ||
+        !CUDA_OK(
+            cudaMemcpy(ph, p.dipiv, sizeof(int) * n, cudaMemcpyDeviceToHost)) ||
+        !CUDA_OK(cudaMemset(p.dinfo, 0, sizeof(int))) ||
+        time_runs(s, repeat, p.dA, dC0, bytes, run_ref_getrf, &p, &r->ref_s) ||
+        !CUDA_OK(cudaMemcpy(&r->ref_info, p.dinfo, sizeof(int),
+                            cudaMemcpyDeviceToHost)) ||
+        !CUDA_OK(cudaMemcpy(X, p.dA, bytes, cudaMemcpyDeviceToHost)) ||
+        !CUDA_OK(
+            cudaMemcpy(pr, p.dipiv, sizeof(int) * n, cudaMemcpyDeviceToHost)))
+        goto out;
+    // The same factors if the pivots agree: compare them, else report 1.
+    double dmax = 0, amax = 0;
+    int same = 1;
+    for (int j = 0; j < n; j++)
+        same &= ph[j] == pr[j];
+    for (int j = 0; j < n; j++)
+        for (int i = 0; i < m; i++) {
+            double ref = X[i + (size_t)j * m];
+            dmax = fmax(dmax, fabs(T[(size_t)i * n + j] - ref));
+            amax = fmax(amax, fabs(ref));
+        }
+    r->diff = !same ? 1.0 : amax > 0 ? dmax / amax : dmax;
+    rc = 0;
+out:
+    if (rc) fprintf(stderr, "hyla-kernels: a CUDA call failed (m = %d)\n", m);
+    cudaFree(dR0);
+    cudaFree(dC0);
+    cudaFree(p.dA);
+    cudaFree(p.dipiv);
+    cudaFree(p.dinfo);
+    cudaFree(p.dwork);
+    cudaFree(p.work);
+    if (p.solver) cusolverDnDestroy(p.solver);
+    if (p.blas) cublasDestroy(p.blas);
+    if (s) cudaStreamDestroy(s);
+    free(A);
+    free(T);
+    free(X);
+    free(ph);
+    free(pr);
     return rc;
 }
