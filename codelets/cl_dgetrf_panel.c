@@ -77,6 +77,31 @@ static void cl_dgetrf_panel_cpu(void *buffers[], void *cl_arg)
     if (info) hyla_rt_seq_info(a->seq, a->row0 + info);
 }
 
+#if HYLA_CUDA_CODELETS
+// The GPU panel (native mode): the same pivots and info as the CPU's.
+static void cl_dgetrf_panel_cuda(void *buffers[], void *cl_arg)
+{
+    struct dgetrf_panel_args *a = cl_arg;
+    if (hyla_rt_seq_skip(a->seq)) return;
+    int nbuf = STARPU_TASK_GET_NBUFFERS(starpu_task_get_current());
+    double *tile[nbuf];
+    hyla_dpanel_t P = panel_view(buffers, 1, nbuf, tile);
+    int *dipiv = (int *)STARPU_VECTOR_GET_PTR(buffers[0]);
+    int *word = hyla_cl_cuda_info_word();
+    void *work = hyla_cl_cuda_workspace(HYLA_CUDA_GETRF_PANEL_WORK);
+    if (!word || !work) {
+        hyla_rt_seq_fail(a->seq, HYLA_ERR_CUDA);
+        return;
+    }
+    hyla_cl_cuda_t c = hyla_cl_cuda_begin();
+    int rc = hyla_cuda_dgetrf_panel(c.handle, tile, nbuf - 1, P.mb, P.m, P.n,
+                                    P.ld, dipiv, a->row0, word, work);
+    rc = hyla_cl_cuda_end(&c, rc);
+    if (!rc) rc = hyla_cl_cuda_report_info(a->seq, word);
+    if (rc) hyla_rt_seq_fail(a->seq, rc);
+}
+#endif
+
 static struct starpu_perfmodel dgetrf_panel_model = {
     .type = STARPU_HISTORY_BASED, .symbol = "hyla_dgetrf_panel"};
 
@@ -84,7 +109,7 @@ static struct starpu_codelet cl_dgetrf_panel = {
     .type = STARPU_SPMD,
     .max_parallelism = INT_MAX,
     .cpu_funcs = {cl_dgetrf_panel_cpu},
-    .nbuffers = STARPU_VARIABLE_NBUFFERS,
+    HYLA_CUDA_FIELDS(cl_dgetrf_panel_cuda).nbuffers = STARPU_VARIABLE_NBUFFERS,
     .model = &dgetrf_panel_model,
     .name = "dgetrf_panel"};
 
@@ -104,7 +129,8 @@ void hyla_task_dgetrf_panel(const hyla_task_opts_t *o, const hyla_desc_t *A,
     struct starpu_data_descr d[nbuf];
     column_buffers(d, P, k, STARPU_W, A, k);
     HYLA_TASK_INSERT(o, &cl_dgetrf_panel, STARPU_CL_ARGS, a, bytes,
-                     STARPU_DATA_MODE_ARRAY, d, nbuf, STARPU_EXECUTE_ON_WORKER,
+                     STARPU_DATA_MODE_ARRAY, d, nbuf, STARPU_EXECUTE_WHERE,
+                     hyla_rt_panel_where(), STARPU_EXECUTE_ON_WORKER,
                      hyla_rt_panel_worker(A->mt - k));
 }
 

@@ -34,6 +34,20 @@ hyla_cl_cuda_t hyla_cl_cuda_begin(void);
 // rc, the codelet's status so far, if it is not 0; else 0, or a hyla
 // status when the streams could not be joined.
 int hyla_cl_cuda_end(const hyla_cl_cuda_t *c, int rc);
+
+// A failure is found on the GPU after the codelet has returned (the work
+// is asynchronous).  Kernels write it into a word of mapped host memory,
+// one per CUDA worker (NULL if it cannot be had), 0 between tasks; after
+// hyla_cl_cuda_end, hyla_cl_cuda_report_info queues a host function
+// behind the work on the StarPU stream that reports a non-zero word to
+// seq as info and resets it, before the task counts as done.  0 or a
+// hyla status.
+int *hyla_cl_cuda_info_word(void);
+int hyla_cl_cuda_report_info(hyla_seq_t *seq, int *word);
+
+// Device memory of `bytes` (at most 1 MiB) per CUDA worker, zero when
+// first given, kept for the process; NULL if it cannot be had.
+void *hyla_cl_cuda_workspace(size_t bytes);
 #else
 // Without GPU codelets the CUDA function is never named.
 #define HYLA_CUDA_FIELDS(fn)

@@ -15,6 +15,8 @@ struct gpu_worker {
     int sms;    // streaming multiprocessors of the GPU, 0 if unknown
     cudaStream_t stream;
     cudaEvent_t go, done;
+    int *info;        // mapped host word, or NULL
+    void *workspace;  // device memory, or NULL
 };
 
 static struct gpu_worker workers[STARPU_NMAXWORKERS];
@@ -60,6 +62,67 @@ hyla_cl_cuda_t hyla_cl_cuda_begin(void)
         c.urgent = 1;
     }
     return c;
+}
+
+int *hyla_cl_cuda_info_word(void)
+{
+    struct gpu_worker *w = gpu_worker();
+    // Zeroed once: afterwards only the kernels (set) and report_info
+    // (reset), in stream order, touch it.
+    if (!w->info) {
+        if (cudaHostAlloc((void **)&w->info, sizeof(int),
+                          cudaHostAllocMapped | cudaHostAllocPortable)) {
+            w->info = NULL;
+            cudaGetLastError();
+        } else {
+            *w->info = 0;
+        }
+    }
+    return w->info;
+}
+
+struct info_report {
+    hyla_seq_t *seq;
+    int *word;
+};
+
+static void report_info(void *arg)
+{
+    struct info_report *r = arg;
+    int info = __atomic_exchange_n(r->word, 0, __ATOMIC_ACQ_REL);
+    if (info) hyla_rt_seq_info(r->seq, info);
+    free(r);
+}
+
+int hyla_cl_cuda_report_info(hyla_seq_t *seq, int *word)
+{
+    struct info_report *r = malloc(sizeof *r);
+    if (!r) return HYLA_ERR_OUT_OF_MEMORY;
+    *r = (struct info_report){seq, word};
+    if (cudaLaunchHostFunc(starpu_cuda_get_local_stream(), report_info, r)) {
+        free(r);
+        return HYLA_ERR_CUDA;
+    }
+    return 0;
+}
+
+enum { WORKSPACE = 1 << 20 };
+
+void *hyla_cl_cuda_workspace(size_t bytes)
+{
+    struct gpu_worker *w = gpu_worker();
+    if (bytes > WORKSPACE) return NULL;
+    if (!w->workspace) {
+        // Once per worker: waiting for the whole GPU is affordable.
+        if (cudaMalloc(&w->workspace, WORKSPACE) ||
+            cudaMemset(w->workspace, 0, WORKSPACE) ||
+            cudaDeviceSynchronize()) {
+            cudaFree(w->workspace);
+            w->workspace = NULL;
+            cudaGetLastError();
+        }
+    }
+    return w->workspace;
 }
 
 int hyla_cl_cuda_end(const hyla_cl_cuda_t *c, int rc)

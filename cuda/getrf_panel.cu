@@ -25,6 +25,13 @@ constexpr int max_leaf = 32; // widest leaf
 constexpr int max_blocks = 1024;
 constexpr int min_rows = 16; // fewest rows a leaf block takes
 
+// Tunables (hyla_cuda_getrf_panel_tune): the widest leaf, and the rows a
+// leaf block takes when the GPU has more SMs than the leaf needs: fewer
+// blocks make the grid barrier cheaper, more make each column's update
+// shorter.
+std::atomic<int> leaf_width{max_leaf};
+std::atomic<int> block_rows{256};
+
 template <typename T> struct tiles {
     T *tile[HYLA_CUDA_LASWP_MAXTILES];
 };
@@ -35,11 +42,11 @@ template <typename T> struct tiles {
 // never two), and the pointer arrays of the batched GEMM.
 template <typename T> struct board {
     unsigned *arrive, *leave;
-    T *val;      // [2][max_blocks]   |candidate|
-    int *row;    // [2][max_blocks]   its row, -1 if none
-    T *copy;     // [2][max_blocks + 1][max_leaf]   the candidate rows;
-                 //   the last one: the diagonal row
-    const T **a; // [HYLA_CUDA_LASWP_MAXTILES]
+    double2 *cand; // [2][max_blocks]  |candidate| and its row (-1: none),
+                   //   one word that a block reads in one load
+    T *copy;       // [2][max_blocks + 1][max_leaf]   the candidate rows;
+                   //   the last one: the diagonal row
+    const T **a;   // [HYLA_CUDA_LASWP_MAXTILES]
     const T **b;
     T **c;
 
@@ -49,10 +56,8 @@ template <typename T> struct board {
         arrive = reinterpret_cast<unsigned *>(p);
         leave = arrive + 1;
         p += 256;
-        val = reinterpret_cast<T *>(p);
-        p += sizeof(T) * 2 * max_blocks;
-        row = reinterpret_cast<int *>(p);
-        p += sizeof(int) * 2 * max_blocks;
+        cand = reinterpret_cast<double2 *>(p);
+        p += sizeof(double2) * 2 * max_blocks;
         copy = reinterpret_cast<T *>(p);
         p += sizeof(T) * 2 * (max_blocks + 1) * max_leaf;
         a = reinterpret_cast<const T **>(p);
@@ -63,8 +68,7 @@ template <typename T> struct board {
     }
 };
 
-static_assert(256 + sizeof(double) * 2 * max_blocks +
-                      sizeof(int) * 2 * max_blocks +
+static_assert(256 + sizeof(double2) * 2 * max_blocks +
                       sizeof(double) * 2 * (max_blocks + 1) * max_leaf +
                       3 * sizeof(void *) * HYLA_CUDA_LASWP_MAXTILES <=
                   (size_t)HYLA_CUDA_GETRF_PANEL_WORK,
@@ -101,8 +105,8 @@ __device__ void grid_barrier(unsigned *arrive, unsigned round)
         __threadfence();
         atomicAdd(arrive, 1u);
         unsigned want = round * gridDim.x;
-        while (atomicAdd(arrive, 0u) < want)
-            __nanosleep(20);
+        while (*(volatile unsigned *)arrive < want)
+            ;
         __threadfence();
     }
     __syncthreads();
@@ -173,8 +177,8 @@ __global__ void __launch_bounds__(leaf_threads)
         if (b == 0 && tid < w)
             copies[(size_t)max_blocks * max_leaf + tid] = S[j * ws + tid];
         if (tid == 0) {
-            g.val[buf * max_blocks + b] = best;
-            g.row[buf * max_blocks + b] = arg;
+            g.cand[buf * max_blocks + b] =
+                make_double2(best, __longlong_as_double(arg));
         }
         grid_barrier(g.arrive, j + 1);
 
@@ -183,8 +187,9 @@ __global__ void __launch_bounds__(leaf_threads)
             T v = -1;
             int r = -1, s = -1;
             for (int i = lane; i < nblk; i += 32) {
-                T v2 = __ldcg(&g.val[buf * max_blocks + i]);
-                int r2 = __ldcg(&g.row[buf * max_blocks + i]);
+                double2 c = __ldcg(&g.cand[buf * max_blocks + i]);
+                T v2 = T(c.x);
+                int r2 = (int)__double_as_longlong(c.y);
                 if (better(v2, r2, v, r)) v = v2, r = r2, s = i;
             }
             warp_best(v, r, s);
@@ -351,7 +356,9 @@ template <typename T> struct panel {
     int rows_per_block(int j0, int w) const
     {
         int rows = m - j0;
-        return std::max(std::max(w, min_rows), (rows + dev.sms - 1) / dev.sms);
+        int fit = dev.smem / (int)((w + 1) * sizeof(T));
+        return std::max({w, min_rows, std::min(block_rows.load(), fit),
+                         (rows + dev.sms - 1) / dev.sms});
     }
 
     int leaf(int j0, int w)
@@ -443,7 +450,7 @@ int getrf_panel(cublasHandle_t h, T *const *dtile, int ntiles, int mb, int m,
     for (int i = 0; i < ntiles; i++)
         P.t.tile[i] = dtile[i];
     // The widest leaf whose rows fit in the blocks' shared memory.
-    for (P.ib = max_leaf; P.ib > 0; P.ib /= 2)
+    for (P.ib = leaf_width; P.ib > 0; P.ib /= 2)
         if (sizeof(T) * (size_t)P.rows_per_block(0, P.ib) * (P.ib + 1) <=
             (size_t)P.dev.smem)
             break;
@@ -455,6 +462,12 @@ int getrf_panel(cublasHandle_t h, T *const *dtile, int ntiles, int mb, int m,
 }
 
 } // namespace
+
+extern "C" void hyla_cuda_getrf_panel_tune(int leaf, int rows)
+{
+    leaf_width = leaf > 0 && leaf <= max_leaf ? leaf : max_leaf;
+    block_rows = rows > 0 ? rows : 256;
+}
 
 extern "C" int hyla_cuda_dgetrf_panel(cublasHandle_t handle,
                                       double *const *dtile, int ntiles, int mb,

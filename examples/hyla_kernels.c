@@ -3,6 +3,7 @@
 // same matrix in GPU memory, in the same run, and prints both and their
 // ratio.
 #include "kernels.h"
+#include "gpu.h"
 
 #include <getopt.h>
 #include <stdio.h>
@@ -27,6 +28,8 @@ static const char usage[] =
     "  -n, --n LIST        orders, comma-separated (default 512,1024,2048)\n"
     "  -p, --prec LIST     d, s or d,s (default d)\n"
     "  -w, --width W       getrf: the panel's width (default 256)\n"
+    "      --leaf L        getrf: the widest leaf, 1-32 (default 32)\n"
+    "      --block-rows R  getrf: rows per block of the leaf (default 256)\n"
     "      --repeat R      timed runs after one warm-up (default 5)\n"
     "      --csv FILE      also write the results to FILE as CSV\n"
     "  -h, --help          this text\n"
@@ -65,18 +68,20 @@ static double getrf_flops(double m, double n)
 
 int main(int argc, char **argv)
 {
-    enum { REPEAT = 256, CSV };
+    enum { REPEAT = 256, CSV, LEAF, BLOCK_ROWS };
     static const struct option longs[] = {
         {"n", required_argument, 0, 'n'},
         {"prec", required_argument, 0, 'p'},
         {"width", required_argument, 0, 'w'},
         {"repeat", required_argument, 0, REPEAT},
         {"csv", required_argument, 0, CSV},
+        {"leaf", required_argument, 0, LEAF},
+        {"block-rows", required_argument, 0, BLOCK_ROWS},
         {"help", no_argument, 0, 'h'},
         {0, 0, 0, 0}};
     char sizes[] = "512,1024,2048", *size_arg = sizes, *precs = "d";
     const char *csv_name = NULL;
-    int repeat = 5, width = 256, c;
+    int repeat = 5, width = 256, leaf = 0, block_rows = 0, c;
     while ((c = getopt_long(argc, argv, "n:p:w:h", longs, NULL)) != -1) {
         switch (c) {
         case 'n': size_arg = optarg; break;
@@ -84,6 +89,8 @@ int main(int argc, char **argv)
         case 'w': width = atoi(optarg); break;
         case REPEAT: repeat = atoi(optarg); break;
         case CSV: csv_name = optarg; break;
+        case LEAF: leaf = atoi(optarg); break;
+        case BLOCK_ROWS: block_rows = atoi(optarg); break;
         case 'h': fputs(usage, stdout); return 0;
         default: fputs(usage, stderr); return 2;
         }
@@ -112,6 +119,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "hyla-kernels: bad -n, -p, -w or --repeat\n");
         return 2;
     }
+    hyla_cuda_getrf_panel_tune(leaf, block_rows);
     FILE *csv = NULL;
     if (csv_name && !(csv = fopen(csv_name, "w"))) {
         perror(csv_name);
@@ -120,7 +128,7 @@ int main(int argc, char **argv)
     if (csv)
         fprintf(csv,
                 "routine,prec,n,width,hyla_s,hyla_gflops,ref,ref_s,ref_gflops,"
-                "ratio,diff,hyla_info,ref_info\n");
+                "ratio,diff,hyla_info,ref_info,leaf,block_rows\n");
     printf(
         "kernel prec      n     w     hyla_s  GFLOP/s |      ref_s  GFLOP/s | "
         " ratio      diff  info\n");
@@ -146,10 +154,10 @@ int main(int argc, char **argv)
             if (csv)
                 fprintf(csv,
                         "%s,%c,%d,%d,%.6e,%.2f,%s,%.6e,%.2f,%.4f,%.3e,%d,"
-                        "%d\n",
+                        "%d,%d,%d\n",
                         kern->name, *p, n, w, r.hyla_s, gh, kern->ref, r.ref_s,
-                        gr, r.ref_s / r.hyla_s, r.diff, r.hyla_info,
-                        r.ref_info);
+                        gr, r.ref_s / r.hyla_s, r.diff, r.hyla_info, r.ref_info,
+                        leaf ? leaf : 32, block_rows ? block_rows : 256);
             failed |= r.hyla_info != r.ref_info;
         }
     }

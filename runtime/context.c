@@ -210,22 +210,23 @@ HYLA_EXPORT int hyla_init(const hyla_config_t *cfg)
     if (rc) return rc;
 
     // Modes: cpu never starts GPUs; hybrid needs one (CPU panels, updates
-    // wherever the scheduler finds them fastest); auto is hybrid when this
-    // build has GPU codelets and the machine a GPU, else cpu.  native
-    // needs the GPU panels, which this build does not have.
-    if (c.mode == HYLA_MODE_NATIVE)
+    // wherever the scheduler finds them fastest); native needs one and
+    // runs every task that has a GPU implementation on the GPUs, with one
+    // CPU worker for the rest (layout conversions); auto is hybrid when
+    // this build has GPU codelets and the machine a GPU, else cpu.
+    int gpu_mode = c.mode == HYLA_MODE_HYBRID || c.mode == HYLA_MODE_NATIVE;
+    const char *name = c.mode == HYLA_MODE_NATIVE ? "native" : "hybrid";
+    if (gpu_mode && !HYLA_CUDA_CODELETS)
         return hyla_rt_error(HYLA_ERR_NOT_SUPPORTED,
-                             "hyla_init: mode native needs the GPU panel "
-                             "codelets, which this build does not have");
-    if (c.mode == HYLA_MODE_HYBRID && !HYLA_CUDA_CODELETS)
-        return hyla_rt_error(HYLA_ERR_NOT_SUPPORTED,
-                             "hyla_init: mode hybrid needs a build with CUDA "
-                             "and a StarPU with CUDA");
+                             "hyla_init: mode %s needs a build with CUDA "
+                             "and a StarPU with CUDA",
+                             name);
     if (c.mode == HYLA_MODE_CPU || !HYLA_CUDA_CODELETS) c.ngpus = 0;
-    if (c.mode == HYLA_MODE_HYBRID && c.ngpus == 0)
-        return hyla_rt_error(-1, "hyla_init: mode hybrid needs ngpus != 0");
-    if (c.ncpus == 0)
+    if (gpu_mode && c.ngpus == 0)
+        return hyla_rt_error(-1, "hyla_init: mode %s needs ngpus != 0", name);
+    if (c.ncpus == 0 && c.mode != HYLA_MODE_NATIVE)
         return hyla_rt_error(-1, "hyla_init: LU panels need ncpus != 0");
+    if (c.mode == HYLA_MODE_NATIVE) c.ncpus = c.panel_threads = 1;
 
     // dmdas places tasks by their predicted time and honours priorities;
     // without GPUs the cheaper lws does as well (docs/perf).  Whether
@@ -243,12 +244,14 @@ HYLA_EXPORT int hyla_init(const hyla_config_t *cfg)
         return hyla_rt_error(HYLA_ERR_RUNTIME,
                              "hyla_init: starpu_init failed (%d)", ret);
     int ngpus = hyla_rt_gpus_init();
-    if (c.mode == HYLA_MODE_HYBRID && ngpus == 0) {
+    if (gpu_mode && ngpus == 0) {
         starpu_shutdown();
         return hyla_rt_error(HYLA_ERR_NOT_SUPPORTED,
-                             "hyla_init: mode hybrid, but no GPU was found");
+                             "hyla_init: mode %s, but no GPU was found", name);
     }
-    c.mode = ngpus ? HYLA_MODE_HYBRID : HYLA_MODE_CPU;
+    c.mode = !ngpus                         ? HYLA_MODE_CPU
+             : c.mode == HYLA_MODE_NATIVE ? HYLA_MODE_NATIVE
+                                          : HYLA_MODE_HYBRID;
     c.ngpus = ngpus;
     c.gpu_streams = ngpus ? hyla_rt_gpu_streams() : 0;
     if (ngpus) starpu_cublas_init();

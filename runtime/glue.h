@@ -31,6 +31,12 @@ int hyla_rt_cpu_workers(void);
 // worker, as the scheduler decides) for a single thread.
 int hyla_rt_panel_worker(int ntiles);
 
+// Where a task of codelet cl may run (a StarPU where mask): in native mode
+// on the GPUs whenever cl has a GPU implementation; else wherever cl can.
+unsigned long long hyla_rt_where(const struct starpu_codelet *cl);
+// Where an LU panel runs: the GPUs in native mode, else the CPUs.
+unsigned long long hyla_rt_panel_where(void);
+
 // Build the combined workers for parallel panels; called by hyla_init.
 int hyla_rt_panel_workers_init(int panel_threads);
 // Panel threads in force (panel_threads capped by the CPU workers).
@@ -69,7 +75,8 @@ int hyla_rt_priority(int priority);
             hyla_rt_owner_mask((o)->owner, &hyla_len_);                        \
         int hyla_ret_ = starpu_task_insert(                                    \
             (cl), STARPU_CALLBACK_WITH_ARG_NFREE, hyla_rt_seq_task_done,       \
-            (void *)(o)->seq, STARPU_PRIORITY,                                 \
+            (void *)(o)->seq, STARPU_EXECUTE_WHERE, hyla_rt_where(cl),         \
+            STARPU_PRIORITY,                                                   \
             hyla_rt_priority((o)->priority), STARPU_TASK_WORKERIDS, hyla_len_, \
             (uint32_t *)hyla_mask_, __VA_ARGS__, 0);                           \
         hyla_rt_seq_insert_result((o)->seq, hyla_ret_);                        \

@@ -33,6 +33,19 @@ int hyla_rt_panel_worker(int ntiles)
     return s >= 2 ? panel.combined[s] : -1;
 }
 
+unsigned long long hyla_rt_where(const struct starpu_codelet *cl)
+{
+    if (hyla_rt_config()->mode == HYLA_MODE_NATIVE && cl->cuda_funcs[0])
+        return STARPU_CUDA;
+    return (unsigned long long)-1; // the codelet's own (task->where unset)
+}
+
+unsigned long long hyla_rt_panel_where(void)
+{
+    return hyla_rt_config()->mode == HYLA_MODE_NATIVE ? STARPU_CUDA
+                                                      : STARPU_CPU;
+}
+
 const char *hyla_rt_topology(void)
 {
     return panel.text;

@@ -32,9 +32,12 @@ tests)
     # The gpu suite's programs with their variants (tests/meson.build).
     for g in 1 2; do
         [ "$g" -le "$gpus" ] || continue
-        for p in dgetrf sgetrf dpotrf spotrf dgesv sgesv dcheck_args; do
-            HYLA_TEST_GPUS=$g t "$tests/test_$p" > "$out/test_${p}_gpu$g.log" 2>&1
-            log "test_$p gpu$g rc=$? $(tail -1 "$out/test_${p}_gpu$g.log")"
+        for mode in hybrid native; do
+            for p in dgetrf sgetrf dpotrf spotrf dgesv sgesv dcheck_args; do
+                f="$out/test_${p}_${mode}$g.log"
+                HYLA_TEST_GPUS=$g HYLA_TEST_MODE=$mode t "$tests/test_$p" > "$f" 2>&1
+                log "test_$p $mode gpu$g rc=$? $(tail -1 "$f")"
+            done
         done
     done
     if [ "$gpus" -ge 2 ]; then
@@ -48,17 +51,19 @@ tests)
         HYLA_GPU_RESERVED_SMS=16 t "$tests/test_dpotrf" \
         > "$out/test_dpotrf_gpu1_inv.log" 2>&1
     log "test_dpotrf gpu1 inv rc=$? $(tail -1 "$out/test_dpotrf_gpu1_inv.log")"
-    HYLA_TEST_GPUS=1 STARPU_LIMIT_CUDA_MEM=16 t "$tests/test_evict" \
+    HYLA_TEST_GPUS=1 STARPU_LIMIT_CUDA_MEM=64 t "$tests/test_evict" \
         > "$out/test_evict.log" 2>&1
     log "test_evict gpu1 rc=$? $(tail -1 "$out/test_evict.log")"
-    for k in dlaswp dpotrf_gpu dtrsm_gpu dtrtri_gpu; do
+    for k in dlaswp dgetrf_panel_gpu sgetrf_panel_gpu dpotrf_gpu dtrsm_gpu \
+             dtrtri_gpu; do
         t "$tests/test_$k" > "$out/test_$k.log" 2>&1
         log "test_$k rc=$? $(tail -1 "$out/test_$k.log")"
     done ;;
 sanitizer)
     # memcheck on everything a kernel test runs; racecheck on hyla's own
     # kernels (test:kernel-name substring; cuBLAS's are slow to check).
-    for k in dlaswp:laswp dpotrf_gpu:potrf_leaf dtrsm_gpu: dtrtri_gpu:trtri_leaf; do
+    for k in dlaswp:laswp dgetrf_panel_gpu:leaf_kernel dpotrf_gpu:potrf_leaf \
+             dtrsm_gpu: dtrtri_gpu:trtri_leaf; do
         name=${k#*:} k=${k%%:*}
         for tool in memcheck racecheck; do
             filter=()

@@ -5,6 +5,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -84,10 +85,14 @@ void th_init_panel(int ncpus, int nb, int la, int panel_threads)
     cfg.lookahead = la;
     cfg.panel_threads = panel_threads;
     // The cpu suite runs on CPU workers on any machine; the gpu suite
-    // (HYLA_TEST_GPUS=N, set by meson) in hybrid mode on exactly N GPUs, and
-    // is skipped where there are fewer.
+    // (HYLA_TEST_GPUS=N, set by meson) on exactly N GPUs, in hybrid mode
+    // or in native mode with HYLA_TEST_MODE=native, and is skipped where
+    // there are fewer.
     int gpus = th_gpus();
-    cfg.mode = gpus ? HYLA_MODE_HYBRID : HYLA_MODE_CPU;
+    const char *mode = getenv("HYLA_TEST_MODE");
+    cfg.mode = !gpus                              ? HYLA_MODE_CPU
+               : mode && !strcmp(mode, "native") ? HYLA_MODE_NATIVE
+                                                 : HYLA_MODE_HYBRID;
     cfg.ngpus = gpus;
     int rc = hyla_init(&cfg);
     hyla_config_t got;

@@ -7,9 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-// Run by the gpu suite with HYLA_TEST_GPUS=1 and STARPU_LIMIT_CUDA_MEM
-// (MiB) well below the matrix: StarPU must evict tiles from the GPU and
-// bring them back while the factorization goes on.  Checks the residuals
+// Run by the gpu suite with HYLA_TEST_GPUS=1 and STARPU_LIMIT_CUDA_MEM=64
+// (MiB), half the matrix or less (128 and 162 MB): StarPU must evict tiles
+// from the GPU and bring them back while the factorization goes on.  Checks the residuals
 // ||PA - LU|| / (||A|| n eps) and ||A - LL^T|| / (||A|| n eps) and info 0,
 // for orders with edge tiles.  Exits 77 (SKIP) without the GPU.
 
@@ -49,7 +49,7 @@ int main(void)
     const int nb = 256;
     th_init(-1, nb, 2);
     int seed = 1;
-    static const int ns[] = {2500, 3001};
+    static const int ns[] = {4000, 4501};
     for (size_t i = 0; i < sizeof ns / sizeof ns[0]; i++) {
         run(1, ns[i], nb, seed++);
         run(0, ns[i], nb, seed++);

@@ -16,9 +16,11 @@
 // config_get before init give HYLA_ERR_NOT_INITIALIZED; a second init gives
 // HYLA_ERR_REINITIALIZED and keeps the first configuration; each field out
 // of range gives -1 and leaves the library stopped (a good init works
-// afterwards); modes hybrid and native give HYLA_ERR_NOT_SUPPORTED in this
-// CPU-only build; config_get resolves ncpus (-1 included) to the real
-// worker count and auto to cpu; the HYLA_* environment overrides apply,
+// afterwards); modes hybrid and native start where there is a GPU (native
+// with one CPU worker) and give HYLA_ERR_NOT_SUPPORTED elsewhere;
+// config_get resolves ncpus (-1 included) to the real worker count (and
+// caps panel_threads by it) and auto to hybrid or cpu; the HYLA_*
+// environment overrides apply,
 // and an unparsable one gives HYLA_ERR_ENVIRONMENT with a detail naming
 // the variable, the defaults for it and the other overrides applied, from
 // hyla_config_init and from hyla_init(NULL); finalize with a live tile
@@ -212,10 +214,22 @@ static void modes(void)
         th_check(stopped(), "mode hybrid: library started");
     }
     c.mode = HYLA_MODE_NATIVE;
-    TH_STATUS(hyla_init(&c), HYLA_ERR_NOT_SUPPORTED);
-    snap();
-    th_check(detail[0] != '\0' && stopped(),
-             "mode native: library started, or no detail");
+    rc = hyla_init(&c);
+    if (gpu) {
+        hyla_config_t got;
+        TH_STATUS(rc, 0);
+        TH_STATUS(hyla_config_get(&got), 0);
+        th_check(got.mode == HYLA_MODE_NATIVE && got.ngpus >= 1 &&
+                     got.ncpus == 1,
+                 "mode native: resolved to mode %d, ngpus %d, ncpus %d",
+                 (int)got.mode, got.ngpus, got.ncpus);
+        TH_STATUS(hyla_finalize(), 0);
+    } else {
+        TH_STATUS(rc, HYLA_ERR_NOT_SUPPORTED);
+        snap();
+        th_check(detail[0] != '\0' && stopped(),
+                 "mode native: library started, or no detail");
+    }
 
     // auto resolves to hybrid where hybrid starts, else to cpu.
     c.mode = HYLA_MODE_AUTO;
@@ -252,7 +266,10 @@ static void worker_counts(void)
         int ok =
             want > 0 ? got.ncpus == want : got.ncpus >= 1 && got.ncpus <= cores;
         th_check(ok && got.nb == c.nb && got.lookahead == 2 &&
-                     got.panel_threads == c.panel_threads && got.scheduler &&
+                     got.panel_threads == (c.panel_threads < got.ncpus
+                                               ? c.panel_threads
+                                               : got.ncpus) &&
+                     got.scheduler &&
                      !strcmp(got.scheduler, "eager"),
                  "config_get after ncpus = %d: ncpus %d (%ld cores), nb %d, "
                  "lookahead %d, scheduler '%s'",
