@@ -14,6 +14,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cuda/atomic>
 #include <cfloat>
 
 namespace
@@ -102,12 +103,11 @@ __device__ void grid_barrier(unsigned *arrive, unsigned round)
 {
     __syncthreads();
     if (threadIdx.x == 0) {
-        __threadfence();
-        atomicAdd(arrive, 1u);
+        cuda::atomic_ref<unsigned, cuda::thread_scope_device> a(*arrive);
+        a.fetch_add(1u, cuda::memory_order_release);
         unsigned want = round * gridDim.x;
-        while (*(volatile unsigned *)arrive < want)
+        while (a.load(cuda::memory_order_acquire) < want)
             ;
-        __threadfence();
     }
     __syncthreads();
 }
@@ -133,9 +133,9 @@ __global__ void __launch_bounds__(leaf_threads)
     const int ws = w + 1;
     __shared__ T sv[leaf_threads / 32];
     __shared__ int sr[leaf_threads / 32];
-    __shared__ T prow[max_leaf];
+    __shared__ T prow[max_leaf], diag[max_leaf];
     __shared__ int piv[max_leaf];
-    __shared__ int s_p, s_slot;
+    __shared__ int s_p;
     const int nblk = gridDim.x, b = blockIdx.x, tid = threadIdx.x;
     const int lane = tid & 31, warp = tid >> 5;
     const int r0 = j0 + b * R, nr = max(min(r0 + R, m) - r0, 0);
@@ -182,8 +182,12 @@ __global__ void __launch_bounds__(leaf_threads)
         }
         grid_barrier(g.arrive, j + 1);
 
-        // 2. the pivot, the same in every block
+        // 2. the pivot, the same in every block, and the rows of the
+        // interchange (the diagonal row's load overlaps the search)
         if (warp == 0) {
+            T dj = lane < w
+                       ? __ldcg(&copies[(size_t)max_blocks * max_leaf + lane])
+                       : T(0);
             T v = -1;
             int r = -1, s = -1;
             for (int i = lane; i < nblk; i += 32) {
@@ -193,14 +197,16 @@ __global__ void __launch_bounds__(leaf_threads)
                 if (better(v2, r2, v, r)) v = v2, r = r2, s = i;
             }
             warp_best(v, r, s);
-            if (lane == 0) s_p = r, s_slot = s;
+            r = __shfl_sync(0xffffffffu, r, 0);
+            s = __shfl_sync(0xffffffffu, s, 0);
+            if (lane < w) {
+                prow[lane] = __ldcg(&copies[(size_t)s * max_leaf + lane]);
+                diag[lane] = dj;
+            }
+            if (lane == 0) s_p = piv[j] = r;
         }
         __syncthreads();
         const int p = s_p;
-        if (tid < w)
-            prow[tid] = __ldcg(&copies[(size_t)s_slot * max_leaf + tid]);
-        if (tid == 0) piv[j] = p;
-        __syncthreads();
         const T pv = prow[j];
         if (b == 0 && tid == 0) {
             ipiv[gj] = off + p + 1;
@@ -210,9 +216,7 @@ __global__ void __launch_bounds__(leaf_threads)
         // 3. the interchange
         if (p != gj && tid < w) {
             if (b == 0) S[j * ws + tid] = prow[tid];
-            if (p >= r0 && p < r0 + nr)
-                S[(p - r0) * ws + tid] =
-                    __ldcg(&copies[(size_t)max_blocks * max_leaf + tid]);
+            if (p >= r0 && p < r0 + nr) S[(p - r0) * ws + tid] = diag[tid];
         }
         __syncthreads();
 

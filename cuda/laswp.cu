@@ -3,7 +3,10 @@
 #include "gpu_check.h"
 #include "gpu.h"
 
-namespace {
+#include <atomic>
+
+namespace
+{
 
 // The device addresses of the tiles, passed by value to the kernel.
 template <typename T> struct tiles {
@@ -11,15 +14,15 @@ template <typename T> struct tiles {
 };
 
 constexpr int threads = 128;
+constexpr int max_gpus = 64;
 
-// Each block owns `threads` consecutive columns and applies every
-// interchange to them in order; consecutive threads touch consecutive
-// elements of a row (coalesced).  Blocks need no synchronisation: they
-// share no column.
+// Serial: each block owns `threads` consecutive columns and applies every
+// interchange to them in order (for calls the permutation cannot take);
+// consecutive threads touch consecutive elements of a row (coalesced).  Blocks
+// need no synchronisation: they share no column.
 template <typename T>
 __global__ void laswp_kernel(tiles<T> t, int mb, int n, int ldd,
-                             const int *ipiv, int k1, int k2, int row0,
-                             int inc)
+                             const int *ipiv, int k1, int k2, int row0, int inc)
 {
     int c = blockIdx.x * threads + threadIdx.x;
     if (c >= n) return;
@@ -36,39 +39,170 @@ __global__ void laswp_kernel(tiles<T> t, int mb, int n, int ldd,
     }
 }
 
+// The interchanges as one permutation, applied in parallel.  Every block
+// first works out, in shared memory, which rows the interchanges touch
+// (`slot` of each row, -1 if untouched) and, for each touched row dst[x],
+// the row src[x] whose old content it receives; it orders the touched
+// rows by the cycles of that permutation.  Then each thread moves one
+// column: whole cycles, gathered into groups of at most `batch` rows, are
+// read into registers and written back permuted (the loads of a group are
+// independent, so they overlap); a longer cycle goes in batches along it,
+// its first row's old value kept aside.
+constexpr int perm_threads = 256;
+constexpr int batch = 16;
+constexpr int max_swaps = 2048; // interchanges of one call
+constexpr int max_touched = 2 * max_swaps;
+
+struct perm_smem {
+    int dst[max_touched], src[max_touched];
+    int order[max_touched];     // touched rows (slots) in cycle order
+    int cycle[max_touched + 1]; // start of each cycle in order[]
+    int ncycles, total;
+    short slot[1]; // [rows], the rest of the dynamic shared memory
+};
+
+template <typename T>
+__global__ void __launch_bounds__(perm_threads)
+    perm_kernel(tiles<T> t, int mb, int m, int n, int ldd, const int *ipiv,
+                int k1, int k2, int row0, int inc)
+{
+    extern __shared__ __align__(16) unsigned char raw[];
+    perm_smem &P = *reinterpret_cast<perm_smem *>(raw);
+    const int rows = m - k1; // rows k1 .. m-1 may be touched
+    for (int r = threadIdx.x; r < rows; r += perm_threads)
+        P.slot[r] = -1;
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        int cnt = 0;
+        auto slot_of = [&](int r) {
+            int x = P.slot[r - k1];
+            if (x < 0) {
+                x = cnt++;
+                P.slot[r - k1] = (short)x;
+                P.dst[x] = P.src[x] = r;
+            }
+            return x;
+        };
+        for (int s = 0; s < k2 - k1; s++) {
+            int i = inc > 0 ? k1 + s : k2 - 1 - s;
+            int p = ipiv[i] - 1 - row0;
+            if (p == i || p < k1 || p >= m) continue; // (never out of range)
+            int a = slot_of(i), b = slot_of(p);
+            int x = P.src[a];
+            P.src[a] = P.src[b];
+            P.src[b] = x;
+        }
+        // Cycles; a visited slot gets dst = -1 - dst.
+        int total = 0, ncycles = 0;
+        for (int x = 0; x < cnt; x++) {
+            if (P.dst[x] < 0 || P.src[x] == P.dst[x]) continue;
+            P.cycle[ncycles++] = total;
+            for (int y = x; P.dst[y] >= 0; y = P.slot[P.src[y] - k1]) {
+                P.order[total++] = y;
+                P.dst[y] = -1 - P.dst[y];
+            }
+        }
+        for (int q = 0; q < total; q++)
+            P.dst[P.order[q]] = -1 - P.dst[P.order[q]];
+        P.cycle[ncycles] = total;
+        P.ncycles = ncycles;
+        P.total = total;
+    }
+    __syncthreads();
+    const int c = blockIdx.x * perm_threads + threadIdx.x;
+    if (c >= n) return;
+    auto at = [&](int r) {
+        return t.tile[r / mb] + (size_t)(r % mb) * ldd + c;
+    };
+    for (int k = 0; k < P.ncycles;) {
+        int q0 = P.cycle[k], len = P.cycle[k + 1] - q0;
+        if (len <= batch) {
+            // whole cycles k .. k2-1, at most `batch` rows in all
+            int k2c = k + 1;
+            while (k2c < P.ncycles && P.cycle[k2c + 1] - q0 <= batch)
+                k2c++;
+            int cnt = P.cycle[k2c] - q0;
+            T v[batch];
+#pragma unroll
+            for (int i = 0; i < batch; i++)
+                if (i < cnt) v[i] = *at(P.src[P.order[q0 + i]]);
+#pragma unroll
+            for (int i = 0; i < batch; i++)
+                if (i < cnt) *at(P.dst[P.order[q0 + i]]) = v[i];
+            k = k2c;
+            continue;
+        }
+        // one long cycle: row dst[y_j] gets the old row dst[y_j+1], the
+        // last one the old first row
+        T first = *at(P.dst[P.order[q0]]);
+        for (int j = 0; j < len; j += batch) {
+            T v[batch];
+#pragma unroll
+            for (int i = 0; i < batch; i++)
+                if (j + i < len - 1)
+                    v[i] = *at(P.src[P.order[q0 + j + i]]);
+                else if (j + i == len - 1)
+                    v[i] = first;
+#pragma unroll
+            for (int i = 0; i < batch; i++)
+                if (j + i < len) *at(P.dst[P.order[q0 + j + i]]) = v[i];
+        }
+        k++;
+    }
+}
+
 template <typename T>
 int laswp(T *const *dtile, int ntiles, int mb, int m, int n, int ldd,
           const int *dipiv, int k1, int k2, int row0, int inc,
           cudaStream_t stream)
 {
-    (void)m;
     if (n <= 0 || k2 <= k1) return 0;
     if (ntiles > HYLA_CUDA_LASWP_MAXTILES) return HYLA_ERR_NOT_SUPPORTED;
     tiles<T> t;
     for (int i = 0; i < ntiles; i++)
         t.tile[i] = dtile[i];
-    dim3 grid((n + threads - 1) / threads);
-    laswp_kernel<T><<<grid, threads, 0, stream>>>(t, mb, n, ldd, dipiv, k1,
-                                                  k2, row0, inc);
+    // The permutation needs a short per row that may be touched; the
+    // serial kernel nothing.
+    // Shared memory a block may have, asked for once per GPU.
+    static std::atomic<int> most[max_gpus];
+    int dev, smem_max = 0;
+    HYLA_CUDA_CHECK(cudaGetDevice(&dev));
+    if (dev < max_gpus) smem_max = most[dev];
+    if (!smem_max) {
+        HYLA_CUDA_CHECK(cudaDeviceGetAttribute(
+            &smem_max, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
+        HYLA_CUDA_CHECK(cudaFuncSetAttribute(
+            perm_kernel<T>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+            smem_max));
+        if (dev < max_gpus) most[dev] = smem_max;
+    }
+    size_t smem = sizeof(perm_smem) + sizeof(short) * (size_t)(m - k1);
+    if (k2 - k1 > 1 && k2 - k1 <= max_swaps && smem <= (size_t)smem_max) {
+        dim3 grid((n + perm_threads - 1) / perm_threads);
+        perm_kernel<T><<<grid, perm_threads, smem, stream>>>(
+            t, mb, m, n, ldd, dipiv, k1, k2, row0, inc);
+    } else {
+        dim3 grid((n + threads - 1) / threads);
+        laswp_kernel<T><<<grid, threads, 0, stream>>>(t, mb, n, ldd, dipiv, k1,
+                                                      k2, row0, inc);
+    }
     HYLA_CUDA_CHECK(cudaGetLastError());
     return 0;
 }
 
 } // namespace
 
-extern "C" int hyla_cuda_dlaswp(double *const *dtile, int ntiles, int mb,
-                                int m, int n, int ldd, const int *dipiv,
-                                int k1, int k2, int row0, int inc,
-                                cudaStream_t stream)
+extern "C" int hyla_cuda_dlaswp(double *const *dtile, int ntiles, int mb, int m,
+                                int n, int ldd, const int *dipiv, int k1,
+                                int k2, int row0, int inc, cudaStream_t stream)
 {
     return laswp(dtile, ntiles, mb, m, n, ldd, dipiv, k1, k2, row0, inc,
                  stream);
 }
 
-extern "C" int hyla_cuda_slaswp(float *const *dtile, int ntiles, int mb,
-                                int m, int n, int ldd, const int *dipiv,
-                                int k1, int k2, int row0, int inc,
-                                cudaStream_t stream)
+extern "C" int hyla_cuda_slaswp(float *const *dtile, int ntiles, int mb, int m,
+                                int n, int ldd, const int *dipiv, int k1,
+                                int k2, int row0, int inc, cudaStream_t stream)
 {
     return laswp(dtile, ntiles, mb, m, n, ldd, dipiv, k1, k2, row0, inc,
                  stream);

@@ -10,10 +10,13 @@
 #include <string.h>
 
 // Checks hyla_cuda_dlaswp against the CPU kernel hyla_cpu_dlaswp_panel,
-// bit for bit: tile columns of 1 to 12 tiles (a short last one), widths
-// below, at and above the kernel's 128-column blocks, forward and backward
-// interchanges, pivots anywhere below their row (other tiles included), a
-// first row other than 0; and a column of too many tiles is refused.
+// bit for bit: tile columns of 1 to 20 tiles (a short last one), widths
+// below, at and above the kernels' 128- and 256-column blocks, forward and
+// backward interchanges, pivots anywhere below their row (other tiles
+// included, a row picked twice), a first row other than 0; one interchange
+// and 2000 rows per column (serial kernel), up to 1024 interchanges
+// (permutation kernel), a column too tall for the permutation's table
+// (serial again); and a column of too many tiles is refused.
 // Exits 77 (SKIP) without a GPU.  Run it under compute-sanitizer
 // (memcheck, racecheck) on a GPU machine.
 
@@ -90,6 +93,10 @@ int main(void)
         run(10, 64, 600, 64, 64, 0, inc, seed++);
         run(12, 32, 380, 128, 32, 64, inc, seed++);
         run(2, 256, 300, 300, 256, 1024, inc, seed++);
+        run(8, 256, 2000, 40, 1, 0, inc, seed++);
+        run(8, 512, 4000, 513, 512, 512, inc, seed++);
+        run(20, 1024, 20000, 1024, 1024, 0, inc, seed++);
+        run(1, 100000, 100000, 8, 64, 0, inc, seed++);
     }
     // A column of more tiles than one call takes is refused, untouched.
     double *dummy[HYLA_CUDA_LASWP_MAXTILES + 1] = {0};
