@@ -440,7 +440,8 @@ template <typename T> struct panel {
 
 template <typename T>
 int getrf_panel(cublasHandle_t h, T *const *dtile, int ntiles, int mb, int m,
-                int n, int ldd, int *dipiv, int off, int *dinfo, void *dwork)
+                int n, int ldd, int *dipiv, int off, int *dinfo, void *dwork,
+                int sms)
 {
     if (m <= 0 || n <= 0) return 0;
     if (ntiles < 1 || ntiles > HYLA_CUDA_LASWP_MAXTILES ||
@@ -453,11 +454,17 @@ int getrf_panel(cublasHandle_t h, T *const *dtile, int ntiles, int mb, int m,
     if (rc) return rc;
     for (int i = 0; i < ntiles; i++)
         P.t.tile[i] = dtile[i];
-    // The widest leaf whose rows fit in the blocks' shared memory.
-    for (P.ib = leaf_width; P.ib > 0; P.ib /= 2)
-        if (sizeof(T) * (size_t)P.rows_per_block(0, P.ib) * (P.ib + 1) <=
-            (size_t)P.dev.smem)
-            break;
+    // The widest leaf whose rows fit in the blocks' shared memory, on at
+    // most `sms` SMs if the panel fits there, else on all of them.
+    int all = P.dev.sms;
+    for (int pass = 0; pass < 2; pass++) {
+        P.dev.sms = pass == 0 && sms > 0 && sms < all ? sms : all;
+        for (P.ib = leaf_width; P.ib > 0; P.ib /= 2)
+            if (sizeof(T) * (size_t)P.rows_per_block(0, P.ib) * (P.ib + 1) <=
+                (size_t)P.dev.smem)
+                break;
+        if (P.ib > 0) break;
+    }
     if (P.ib == 0) return HYLA_ERR_NOT_SUPPORTED;
     int kb = std::min(m, n);
     if ((rc = P.rec(0, kb))) return rc;
@@ -476,17 +483,17 @@ extern "C" void hyla_cuda_getrf_panel_tune(int leaf, int rows)
 extern "C" int hyla_cuda_dgetrf_panel(cublasHandle_t handle,
                                       double *const *dtile, int ntiles, int mb,
                                       int m, int n, int ldd, int *dipiv,
-                                      int off, int *dinfo, void *dwork)
+                                      int off, int *dinfo, void *dwork, int sms)
 {
     return getrf_panel(handle, dtile, ntiles, mb, m, n, ldd, dipiv, off, dinfo,
-                       dwork);
+                       dwork, sms);
 }
 
 extern "C" int hyla_cuda_sgetrf_panel(cublasHandle_t handle,
                                       float *const *dtile, int ntiles, int mb,
                                       int m, int n, int ldd, int *dipiv,
-                                      int off, int *dinfo, void *dwork)
+                                      int off, int *dinfo, void *dwork, int sms)
 {
     return getrf_panel(handle, dtile, ntiles, mb, m, n, ldd, dipiv, off, dinfo,
-                       dwork);
+                       dwork, sms);
 }

@@ -56,9 +56,12 @@ int hyla_cuda_dlaswp(double *const *dtile, int ntiles, int mb, int m, int n,
 // sets *dinfo (device-accessible, 0 before) to off + j + 1 unless it is
 // already set.  dwork: HYLA_CUDA_GETRF_PANEL_WORK bytes of device memory,
 // zero before the first call, left zero, used by one stream at a time.
-// On the stream of handle.
+// The leaves spread over at most `sms` SMs (0: all of them) where the
+// panel fits in their shared memory, else over all.  On the
+// stream of handle.
 int hyla_cuda_dgetrf_panel(cublasHandle_t handle, double *const *dtile,
                            int ntiles, int mb, int m, int n, int ldd,
-                           int *dipiv, int off, int *dinfo, void *dwork);
+                           int *dipiv, int off, int *dinfo, void *dwork,
+                           int sms);
 
 #endif // HYLA_CUDA_GPU_D_H

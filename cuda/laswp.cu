@@ -42,22 +42,25 @@ __global__ void laswp_kernel(tiles<T> t, int mb, int n, int ldd,
 // The interchanges as one permutation, applied in parallel.  Every block
 // first works out, in shared memory, which rows the interchanges touch
 // (`slot` of each row, -1 if untouched) and, for each touched row dst[x],
-// the row src[x] whose old content it receives; it orders the touched
-// rows by the cycles of that permutation.  Then each thread moves one
-// column: whole cycles, gathered into groups of at most `batch` rows, are
-// read into registers and written back permuted (the loads of a group are
-// independent, so they overlap); a longer cycle goes in batches along it,
-// its first row's old value kept aside.
-constexpr int perm_threads = 256;
+// the row src[x] whose old content it receives; it lists the touched rows
+// by the cycles of that permutation, and cuts the list into groups: whole
+// cycles of at most `batch` rows in all, or one longer cycle.  Then each
+// thread moves the groups of its blockIdx.y in one column: a group of
+// whole cycles is read into registers and written back permuted (its loads
+// are independent, so they overlap); a long cycle goes in batches along
+// it, its first row's old value kept aside.
+constexpr int perm_threads = 128;
 constexpr int batch = 16;
 constexpr int max_swaps = 2048; // interchanges of one call
 constexpr int max_touched = 2 * max_swaps;
+constexpr int max_row_blocks = 16;
 
 struct perm_smem {
     int dst[max_touched], src[max_touched];
-    int order[max_touched];     // touched rows (slots) in cycle order
-    int cycle[max_touched + 1]; // start of each cycle in order[]
-    int ncycles, total;
+    int order[max_touched];     // touched rows (slots) by cycles
+    int group[max_touched + 1]; // first place in order[] of each group,
+                                // -1 - that for a long cycle; then total
+    int ngroups;
     short slot[1]; // [rows], the rest of the dynamic shared memory
 };
 
@@ -71,6 +74,10 @@ __global__ void __launch_bounds__(perm_threads)
     const int rows = m - k1; // rows k1 .. m-1 may be touched
     for (int r = threadIdx.x; r < rows; r += perm_threads)
         P.slot[r] = -1;
+    // The pivots, read once by all threads (order[] is free until the
+    // cycles): thread 0 alone would wait for each load in turn.
+    for (int i = threadIdx.x; i < k2 - k1; i += perm_threads)
+        P.order[i] = ipiv[k1 + i] - 1 - row0;
     __syncthreads();
     if (threadIdx.x == 0) {
         int cnt = 0;
@@ -85,28 +92,33 @@ __global__ void __launch_bounds__(perm_threads)
         };
         for (int s = 0; s < k2 - k1; s++) {
             int i = inc > 0 ? k1 + s : k2 - 1 - s;
-            int p = ipiv[i] - 1 - row0;
+            int p = P.order[i - k1];
             if (p == i || p < k1 || p >= m) continue; // (never out of range)
             int a = slot_of(i), b = slot_of(p);
             int x = P.src[a];
             P.src[a] = P.src[b];
             P.src[b] = x;
         }
-        // Cycles; a visited slot gets dst = -1 - dst.
-        int total = 0, ncycles = 0;
+        // Cycles (a visited slot's slot entry becomes -2), then groups.
+        int total = 0, ngroups = 0, open = -1; // open: the group filling
         for (int x = 0; x < cnt; x++) {
-            if (P.dst[x] < 0 || P.src[x] == P.dst[x]) continue;
-            P.cycle[ncycles++] = total;
-            for (int y = x; P.dst[y] >= 0; y = P.slot[P.src[y] - k1]) {
+            if (P.slot[P.dst[x] - k1] == -2 || P.src[x] == P.dst[x]) continue;
+            int q0 = total;
+            // Following src from x comes back to x, the one visited row.
+            for (int y = x; y >= 0;) {
                 P.order[total++] = y;
-                P.dst[y] = -1 - P.dst[y];
+                P.slot[P.dst[y] - k1] = -2;
+                y = P.slot[P.src[y] - k1];
+            }
+            if (total - q0 > batch) {
+                P.group[ngroups++] = -1 - q0;
+                open = -1;
+            } else if (open < 0 || total - open > batch) {
+                P.group[ngroups++] = open = q0;
             }
         }
-        for (int q = 0; q < total; q++)
-            P.dst[P.order[q]] = -1 - P.dst[P.order[q]];
-        P.cycle[ncycles] = total;
-        P.ncycles = ncycles;
-        P.total = total;
+        P.group[ngroups] = total;
+        P.ngroups = ngroups;
     }
     __syncthreads();
     const int c = blockIdx.x * perm_threads + threadIdx.x;
@@ -114,14 +126,11 @@ __global__ void __launch_bounds__(perm_threads)
     auto at = [&](int r) {
         return t.tile[r / mb] + (size_t)(r % mb) * ldd + c;
     };
-    for (int k = 0; k < P.ncycles;) {
-        int q0 = P.cycle[k], len = P.cycle[k + 1] - q0;
-        if (len <= batch) {
-            // whole cycles k .. k2-1, at most `batch` rows in all
-            int k2c = k + 1;
-            while (k2c < P.ncycles && P.cycle[k2c + 1] - q0 <= batch)
-                k2c++;
-            int cnt = P.cycle[k2c] - q0;
+    for (int g = blockIdx.y; g < P.ngroups; g += gridDim.y) {
+        int q0 = P.group[g], q1 = P.group[g + 1];
+        if (q1 < 0) q1 = -1 - q1;
+        if (q0 >= 0) { // whole cycles, at most `batch` rows
+            int cnt = q1 - q0;
             T v[batch];
 #pragma unroll
             for (int i = 0; i < batch; i++)
@@ -129,11 +138,12 @@ __global__ void __launch_bounds__(perm_threads)
 #pragma unroll
             for (int i = 0; i < batch; i++)
                 if (i < cnt) *at(P.dst[P.order[q0 + i]]) = v[i];
-            k = k2c;
             continue;
         }
         // one long cycle: row dst[y_j] gets the old row dst[y_j+1], the
         // last one the old first row
+        q0 = -1 - q0;
+        int len = q1 - q0;
         T first = *at(P.dst[P.order[q0]]);
         for (int j = 0; j < len; j += batch) {
             T v[batch];
@@ -147,7 +157,6 @@ __global__ void __launch_bounds__(perm_threads)
             for (int i = 0; i < batch; i++)
                 if (j + i < len) *at(P.dst[P.order[q0 + j + i]]) = v[i];
         }
-        k++;
     }
 }
 
@@ -178,7 +187,10 @@ int laswp(T *const *dtile, int ntiles, int mb, int m, int n, int ldd,
     }
     size_t smem = sizeof(perm_smem) + sizeof(short) * (size_t)(m - k1);
     if (k2 - k1 > 1 && k2 - k1 <= max_swaps && smem <= (size_t)smem_max) {
-        dim3 grid((n + perm_threads - 1) / perm_threads);
+        // Row groups spread over up to max_row_blocks blocks per columns.
+        int groups = (2 * (k2 - k1) + batch - 1) / batch;
+        dim3 grid((n + perm_threads - 1) / perm_threads,
+                  groups < max_row_blocks ? groups : max_row_blocks);
         perm_kernel<T><<<grid, perm_threads, smem, stream>>>(
             t, mb, m, n, ldd, dipiv, k1, k2, row0, inc);
     } else {

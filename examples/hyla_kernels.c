@@ -23,11 +23,13 @@ static const char usage[] =
     "                      Cholesky panel's) against one cublasXtrsm\n"
     "  getrf               the LU of an n-by-W panel (the LU's tile\n"
     "                      column: W-by-W tiles) against cusolverDnXgetrf\n"
+    "  laswp               W interchanges on an n-by-W tile column against\n"
+    "                      cusolverDnXlaswp (rate: GB/s of rows moved)\n"
     "\n"
     "Options:\n"
     "  -n, --n LIST        orders, comma-separated (default 512,1024,2048)\n"
     "  -p, --prec LIST     d, s or d,s (default d)\n"
-    "  -w, --width W       getrf: the panel's width (default 256)\n"
+    "  -w, --width W       getrf, laswp: the panel's width (default 256)\n"
     "      --leaf L        getrf: the widest leaf, 1-32 (default 32)\n"
     "      --block-rows R  getrf: rows per block of the leaf (default 256)\n"
     "      --repeat R      timed runs after one warm-up (default 5)\n"
@@ -66,6 +68,13 @@ static double getrf_flops(double m, double n)
     return m * n * n - n * n * n / 3.0;
 }
 
+// Not flops: bytes read and written moving up to 2n rows of n doubles.
+static double laswp_bytes(double m, double n)
+{
+    (void)m;
+    return 2.0 * 2.0 * n * n * 8.0;
+}
+
 int main(int argc, char **argv)
 {
     enum { REPEAT = 256, CSV, LEAF, BLOCK_ROWS };
@@ -102,15 +111,17 @@ int main(int argc, char **argv)
     } kernels[] = {
         {"potrf", "cusolver", {kernels_dpotrf, kernels_spotrf}, potrf_flops},
         {"trsm", "cublas", {kernels_dtrsm, kernels_strsm}, trsm_flops},
-        {"getrf", "cusolver", {kernels_dgetrf, kernels_sgetrf}, getrf_flops}};
+        {"getrf", "cusolver", {kernels_dgetrf, kernels_sgetrf}, getrf_flops},
+        {"laswp", "cusolver", {kernels_dlaswp, kernels_slaswp}, laswp_bytes}};
     const struct kernel *kern = NULL;
     for (size_t i = 0;
          optind == argc - 1 && i < sizeof kernels / sizeof kernels[0]; i++)
         if (!strcmp(argv[optind], kernels[i].name)) kern = &kernels[i];
     if (!kern) {
-        fprintf(stderr,
-                "hyla-kernels: name one kernel: potrf, trsm or getrf\n%s",
-                usage);
+        fprintf(
+            stderr,
+            "hyla-kernels: name one kernel: potrf, trsm, getrf or laswp\n%s",
+            usage);
         return 2;
     }
     int ns[64], count = parse_list(size_arg, ns, 64);
@@ -138,7 +149,9 @@ int main(int argc, char **argv)
         for (int i = 0; i < count; i++) {
             int n = ns[i];
             kernel_result_t r = {0};
-            int w = kern->flops == getrf_flops ? width : n;
+            int w = kern->flops == getrf_flops || kern->flops == laswp_bytes
+                        ? width
+                        : n;
             int rc = kern->run[*p == 's'](n, w, repeat, &r);
             if (rc) {
                 failed = 1;

@@ -30,4 +30,11 @@ int kernels_strsm(int n, int unused, int repeat, kernel_result_t *r);
 int kernels_dgetrf(int m, int n, int repeat, kernel_result_t *r);
 int kernels_sgetrf(int m, int n, int repeat, kernel_result_t *r);
 
+// The interchanges of an LU step (n pivots, row i with a row p >= i) on
+// an m-by-n tile column (hyla_cuda_dlaswp on n-by-n row-major tiles)
+// against cusolverDnDlaswp on the same matrix, column-major; diff is the
+// largest difference (0: the same result); info is 0.
+int kernels_dlaswp(int m, int n, int repeat, kernel_result_t *r);
+int kernels_slaswp(int m, int n, int repeat, kernel_result_t *r);
+
 #endif // HYLA_EXAMPLES_KERNELS_H

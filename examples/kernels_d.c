@@ -220,7 +220,7 @@ static int run_hyla_getrf(void *arg)
 {
     struct getrf_run *p = arg;
     return hyla_cuda_dgetrf_panel(p->blas, p->tile, p->ntiles, p->n, p->m, p->n,
-                                  p->n, p->dipiv, 0, p->dinfo, p->dwork);
+                                  p->n, p->dipiv, 0, p->dinfo, p->dwork, 0);
 }
 
 static int run_ref_getrf(void *arg)
@@ -312,5 +312,95 @@ out:
     free(X);
     free(ph);
     free(pr);
+    return rc;
+}
+
+struct laswp_run {
+    int m, n;
+    double *dA;
+    const int *dipiv;
+    double *tile[HYLA_CUDA_LASWP_MAXTILES];
+    int ntiles;
+    cudaStream_t s;
+    cusolverDnHandle_t solver;
+};
+
+static int run_hyla_laswp(void *arg)
+{
+    struct laswp_run *p = arg;
+    return hyla_cuda_dlaswp(p->tile, p->ntiles, p->n, p->m, p->n, p->n,
+                            p->dipiv, 0, p->n, 0, 1, p->s);
+}
+
+static int run_ref_laswp(void *arg)
+{
+    struct laswp_run *p = arg;
+    return cusolverDnDlaswp(p->solver, p->n, p->dA, p->m, 1, p->n, p->dipiv,
+                            1) != CUSOLVER_STATUS_SUCCESS;
+}
+
+int kernels_dlaswp(int m, int n, int repeat, kernel_result_t *r)
+{
+    size_t mn = (size_t)m * n, bytes = sizeof(double) * mn;
+    double *A = malloc(bytes), *T = malloc(bytes), *X = malloc(bytes);
+    int *ipiv = malloc(sizeof(int) * n), *dipiv = NULL;
+    double *dR0 = NULL, *dC0 = NULL;
+    struct laswp_run p = {.m = m, .n = n, .ntiles = (m + n - 1) / n};
+    int rc = -1;
+    if (!A || !T || !X || !ipiv || m < n ||
+        p.ntiles > HYLA_CUDA_LASWP_MAXTILES ||
+        !CUDA_OK(cudaStreamCreate(&p.s)) ||
+        cusolverDnCreate(&p.solver) != CUSOLVER_STATUS_SUCCESS ||
+        cusolverDnSetStream(p.solver, p.s) != CUSOLVER_STATUS_SUCCESS)
+        goto out;
+    hyla_check_dgen(m, n, A, m, 1);
+    for (int i = 0; i < m; i++) // row-major copy
+        for (int j = 0; j < n; j++)
+            T[(size_t)i * n + j] = A[i + (size_t)j * m];
+    // Pivots as an LU leaves them: row i goes with a row p >= i.
+    unsigned s = 12345u;
+    for (int i = 0; i < n; i++) {
+        s = s * 1664525u + 1013904223u;
+        ipiv[i] = i + 1 + (int)((s >> 8) % (unsigned)(m - i));
+    }
+    if (!CUDA_OK(cudaMalloc((void **)&dR0, bytes)) ||
+        !CUDA_OK(cudaMalloc((void **)&dC0, bytes)) ||
+        !CUDA_OK(cudaMalloc((void **)&p.dA, bytes)) ||
+        !CUDA_OK(cudaMalloc((void **)&dipiv, sizeof(int) * n)) ||
+        !CUDA_OK(
+            cudaMemcpy(dipiv, ipiv, sizeof(int) * n, cudaMemcpyHostToDevice)) ||
+        !CUDA_OK(cudaMemcpy(dR0, T, bytes, cudaMemcpyHostToDevice)) ||
+        !CUDA_OK(cudaMemcpy(dC0, A, bytes, cudaMemcpyHostToDevice)))
+        goto out;
+    p.dipiv = dipiv;
+    for (int t = 0; t < p.ntiles; t++)
+        p.tile[t] = p.dA + (size_t)t * n * n;
+    if (time_runs(p.s, repeat, p.dA, dR0, bytes, run_hyla_laswp, &p,
+                  &r->hyla_s) ||
+        !CUDA_OK(cudaMemcpy(T, p.dA, bytes, cudaMemcpyDeviceToHost)) ||
+        time_runs(p.s, repeat, p.dA, dC0, bytes, run_ref_laswp, &p,
+                  &r->ref_s) ||
+        !CUDA_OK(cudaMemcpy(X, p.dA, bytes, cudaMemcpyDeviceToHost)))
+        goto out;
+    double dmax = 0;
+    for (int j = 0; j < n; j++)
+        for (int i = 0; i < m; i++)
+            dmax =
+                fmax(dmax, fabs(T[(size_t)i * n + j] - X[i + (size_t)j * m]));
+    r->diff = dmax;
+    r->hyla_info = r->ref_info = 0;
+    rc = 0;
+out:
+    if (rc) fprintf(stderr, "hyla-kernels: a CUDA call failed (m = %d)\n", m);
+    cudaFree(dR0);
+    cudaFree(dC0);
+    cudaFree(p.dA);
+    cudaFree(dipiv);
+    if (p.solver) cusolverDnDestroy(p.solver);
+    if (p.s) cudaStreamDestroy(p.s);
+    free(A);
+    free(T);
+    free(X);
+    free(ipiv);
     return rc;
 }

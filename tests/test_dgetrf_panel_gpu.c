@@ -19,11 +19,14 @@
 //    a tie) equal to it on matrices full of ties;
 //  - info equal to LAPACKE_dgetrf's for zero columns (first, inside a
 //    leaf, on leaf and recursion edges, the last) and a zero matrix;
-//  - the pivots offset by the panel's global position.
+//  - the pivots offset by the panel's global position;
+//  - leaves on 1 and 8 SMs: narrower leaves, or all SMs where the panel
+//    does not fit on so few.
 // Exits 77 (SKIP) without a GPU.  Run it under compute-sanitizer.
 
 static cublasHandle_t handle;
 static void *dwork;
+static int sms; // SMs the leaves may use, 0: all
 
 enum { GEN_RANDOM, GEN_PIVOTED, GEN_TIES };
 
@@ -53,7 +56,7 @@ static int factor(int m, int n, int mb, double *A, int lda, int *ipiv, int off)
     }
     if (failed ||
         hyla_cuda_dgetrf_panel(handle, dtile, ntiles, mb, m, n, ld, dipiv, off,
-                               dinfo, dwork) ||
+                               dinfo, dwork, sms) ||
         cudaDeviceSynchronize() ||
         cudaMemcpy(ipiv, dipiv, sizeof(int) * kb, cudaMemcpyDeviceToHost) ||
         cudaMemcpy(&info, dinfo, sizeof(int), cudaMemcpyDeviceToHost))
@@ -123,8 +126,8 @@ static void run(int m, int n, int mb, int gen, int zero, int off, int seed)
                        ? hyla_check_dresid_getrf(m, n, A, lda, F, lda, ipiv)
                        : 0.0;
     char note[128];
-    snprintf(note, sizeof note, "mb=%d off=%d info=%d/%d%s%s%s%s", mb, off,
-             info, rinfo,
+    snprintf(note, sizeof note, "mb=%d off=%d sms=%d info=%d/%d%s%s%s%s", mb,
+             off, sms, info, rinfo,
              gen == GEN_TIES      ? " ties"
              : gen == GEN_PIVOTED ? " pivoted"
                                   : "",
@@ -172,6 +175,15 @@ int main(void)
         run(2000, 256, 256, GEN_RANDOM, zeros[i], 0, seed++);
     run(300, 64, 64, GEN_RANDOM, -2, 0, seed++);
     run(3000, 256, 256, GEN_RANDOM, 40, 4096, seed++);
+    // Leaves on few SMs: taller blocks, and narrower leaves where 32
+    // columns of them do not fit in shared memory.
+    static const int few[] = {1, 8};
+    for (size_t i = 0; i < sizeof few / sizeof few[0]; i++) {
+        sms = few[i];
+        run(16384, 256, 256, GEN_RANDOM, 100, 0, seed++);
+        run(3001, 255, 256, GEN_PIVOTED, -1, 0, seed++);
+    }
+    sms = 0;
     cudaFree(dwork);
     cublasDestroy(handle);
     return th_end();
