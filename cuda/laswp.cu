@@ -72,37 +72,49 @@ __global__ void __launch_bounds__(perm_threads)
     extern __shared__ __align__(16) unsigned char raw[];
     perm_smem &P = *reinterpret_cast<perm_smem *>(raw);
     const int rows = m - k1; // rows k1 .. m-1 may be touched
+    const int count = k2 - k1;
+    // Slots in parallel: row k1 + i gets slot i; a row p >= k2 that pivots
+    // pick gets slot count + i for the first i to claim it (unclaimed
+    // slots keep dst = -1).  The pivots are read once, by all threads,
+    // into order[] (free until the cycles): thread 0 alone would wait for
+    // each load in turn.
     for (int r = threadIdx.x; r < rows; r += perm_threads)
         P.slot[r] = -1;
-    // The pivots, read once by all threads (order[] is free until the
-    // cycles): thread 0 alone would wait for each load in turn.
-    for (int i = threadIdx.x; i < k2 - k1; i += perm_threads)
-        P.order[i] = ipiv[k1 + i] - 1 - row0;
+    for (int i = threadIdx.x; i < count; i += perm_threads) {
+        int p = ipiv[k1 + i] - 1 - row0;
+        P.order[i] = p >= k1 && p < m ? p : -1; // (never out of range)
+        P.dst[i] = P.src[i] = k1 + i;
+        P.dst[count + i] = -1;
+    }
+    __syncthreads();
+    for (int i = threadIdx.x; i < count; i += perm_threads)
+        P.slot[i] = (short)i;
+    for (int i = threadIdx.x; i < count; i += perm_threads) {
+        int p = P.order[i];
+        unsigned short none = 0xffff;
+        if (p >= k2 &&
+            atomicCAS(reinterpret_cast<unsigned short *>(&P.slot[p - k1]), none,
+                      (unsigned short)(count + i)) == none)
+            P.dst[count + i] = P.src[count + i] = p;
+    }
     __syncthreads();
     if (threadIdx.x == 0) {
-        int cnt = 0;
-        auto slot_of = [&](int r) {
-            int x = P.slot[r - k1];
-            if (x < 0) {
-                x = cnt++;
-                P.slot[r - k1] = (short)x;
-                P.dst[x] = P.src[x] = r;
-            }
-            return x;
-        };
-        for (int s = 0; s < k2 - k1; s++) {
-            int i = inc > 0 ? k1 + s : k2 - 1 - s;
-            int p = P.order[i - k1];
-            if (p == i || p < k1 || p >= m) continue; // (never out of range)
-            int a = slot_of(i), b = slot_of(p);
-            int x = P.src[a];
-            P.src[a] = P.src[b];
+        const int cnt = 2 * count;
+        for (int s = 0; s < count; s++) {
+            int i = inc > 0 ? s : count - 1 - s;
+            int p = P.order[i];
+            if (p < 0 || p == k1 + i) continue;
+            int b = P.slot[p - k1];
+            int x = P.src[i];
+            P.src[i] = P.src[b];
             P.src[b] = x;
         }
         // Cycles (a visited slot's slot entry becomes -2), then groups.
         int total = 0, ngroups = 0, open = -1; // open: the group filling
         for (int x = 0; x < cnt; x++) {
-            if (P.slot[P.dst[x] - k1] == -2 || P.src[x] == P.dst[x]) continue;
+            if (P.dst[x] < 0 || P.slot[P.dst[x] - k1] == -2 ||
+                P.src[x] == P.dst[x])
+                continue;
             int q0 = total;
             // Following src from x comes back to x, the one visited row.
             for (int y = x; y >= 0;) {
