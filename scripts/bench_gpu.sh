@@ -11,6 +11,7 @@
 #   N1      orders on one GPU                          [16384 32768]
 #   NMULTI  orders on 1..G GPUs                        [32768 65536]
 #   NBS     tile sizes                                 [1024 2048]
+#   MODES   modes of the one-GPU runs                  [native hybrid]
 #   LIMIT   seconds allowed to each command            [300]
 set -uo pipefail
 out=${1:?usage: bench_gpu.sh OUTDIR [BUILD]}
@@ -77,23 +78,29 @@ sanitizer)
         done
     done ;;
 one)
-    # One GPU: hyla on GPU-resident tiles against cuSOLVER, then the same
-    # call on host-resident tiles (transfers included).
-    for nb in ${NBS:-1024 2048}; do
-        for r in potrf getrf; do
-            t "$bench" -r $r -p d,s -n "$(echo ${N1:-16384 32768} | tr ' ' ,)" \
-                --nb "$nb" --mode hybrid --ngpus 1 --ref cusolver --repeat 3 \
-                --on-gpu --csv "$out/one-$r-nb$nb.csv" | tee -a "$out/summary.txt"
+    # One GPU: hyla on GPU-resident tiles against cuSOLVER, in each mode.
+    for mode in ${MODES:-native hybrid}; do
+        for nb in ${NBS:-1024 2048}; do
+            for r in potrf getrf; do
+                t "$bench" -r $r -p d,s \
+                    -n "$(echo ${N1:-16384 32768} | tr ' ' ,)" --nb "$nb" \
+                    --mode $mode --ngpus 1 --ref cusolver --repeat 3 --on-gpu \
+                    --csv "$out/one-$mode-$r-nb$nb.csv" |
+                    tee -a "$out/summary.txt"
+            done
         done
     done ;;
 multi)
-    # 1..G GPUs, scheduler against cyclic mapping, cuSolverMg on as many.
+    # 1..G GPUs, scheduler against cyclic mapping, cuSolverMg on as many;
+    # LU in native mode (GPU panels), Cholesky in hybrid.
     for g in 1 2 4 8; do
         [ "$g" -le "$gpus" ] || continue
         for map in scheduler cyclic; do
             for r in potrf getrf; do
+                mode=hybrid nb=2048
+                [ $r = getrf ] && mode=native nb=1024
                 t "$bench" -r $r -n "$(echo ${NMULTI:-32768 65536} | tr ' ' ,)" \
-                    --nb 2048 --mode hybrid --ngpus $g --mapping $map \
+                    --nb $nb --mode $mode --ngpus $g --mapping $map \
                     --ref cusolvermg --repeat 2 --on-gpu --no-check \
                     --csv "$out/multi-$r-g$g-$map.csv" | tee -a "$out/summary.txt"
             done
