@@ -10,6 +10,7 @@
 // swaps of its own.
 #include "gpu.h"
 #include "gpu_check.h"
+#include "tiles_t.h"
 #include "trsm_t.h"
 
 #include <algorithm>
@@ -20,7 +21,9 @@
 namespace
 {
 
-constexpr int max_gpus = 64;
+using hyla::max_gpus;
+using hyla::tiles;
+
 constexpr int leaf_threads = 256;
 constexpr int max_leaf = 32; // widest leaf
 constexpr int max_blocks = 1024;
@@ -32,10 +35,6 @@ constexpr int min_rows = 16; // fewest rows a leaf block takes
 // shorter.
 std::atomic<int> leaf_width{max_leaf};
 std::atomic<int> block_rows{256};
-
-template <typename T> struct tiles {
-    T *tile[HYLA_CUDA_LASWP_MAXTILES];
-};
 
 // The workspace, carved from the caller's HYLA_CUDA_GETRF_PANEL_WORK
 // bytes: the barrier's counters (zero between leaves), the candidates of
@@ -140,9 +139,7 @@ __global__ void __launch_bounds__(leaf_threads)
     const int lane = tid & 31, warp = tid >> 5;
     const int r0 = j0 + b * R, nr = max(min(r0 + R, m) - r0, 0);
     const T sfmin = sizeof(T) == sizeof(double) ? T(DBL_MIN) : T(FLT_MIN);
-    auto row_at = [&](int r) {
-        return t.tile[r / mb] + (size_t)(r % mb) * ldd;
-    };
+    auto row_at = [&](int r) { return t.row(r, mb, ldd); };
 
     for (int e = tid; e < nr * w; e += leaf_threads) {
         int r = e / w, c = e - r * w;
@@ -452,8 +449,7 @@ int getrf_panel(cublasHandle_t h, T *const *dtile, int ntiles, int mb, int m,
     HYLA_CUBLAS_CHECK(cublasGetStream(h, &P.stream));
     int rc = device<T>(&P.dev);
     if (rc) return rc;
-    for (int i = 0; i < ntiles; i++)
-        P.t.tile[i] = dtile[i];
+    P.t = tiles<T>::from(dtile, ntiles);
     // The widest leaf whose rows fit in the blocks' shared memory, on at
     // most `sms` SMs if the panel fits there, else on all of them.
     int all = P.dev.sms;

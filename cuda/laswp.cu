@@ -2,19 +2,17 @@
 // Row interchanges on a tile column of row-major tiles.
 #include "gpu_check.h"
 #include "gpu.h"
+#include "tiles_t.h"
 
 #include <atomic>
 
 namespace
 {
 
-// The device addresses of the tiles, passed by value to the kernel.
-template <typename T> struct tiles {
-    T *tile[HYLA_CUDA_LASWP_MAXTILES];
-};
+using hyla::max_gpus;
+using hyla::tiles;
 
 constexpr int threads = 128;
-constexpr int max_gpus = 64;
 
 // Serial: each block owns `threads` consecutive columns and applies every
 // interchange to them in order (for calls the permutation cannot take);
@@ -31,8 +29,8 @@ __global__ void laswp_kernel(tiles<T> t, int mb, int n, int ldd,
         int i = inc > 0 ? k1 + s : k2 - 1 - s;
         int p = ipiv[i] - 1 - row0;
         if (p == i) continue;
-        T *a = t.tile[i / mb] + (size_t)(i % mb) * ldd + c;
-        T *b = t.tile[p / mb] + (size_t)(p % mb) * ldd + c;
+        T *a = t.row(i, mb, ldd) + c;
+        T *b = t.row(p, mb, ldd) + c;
         T x = *a;
         *a = *b;
         *b = x;
@@ -135,9 +133,7 @@ __global__ void __launch_bounds__(perm_threads)
     __syncthreads();
     const int c = blockIdx.x * perm_threads + threadIdx.x;
     if (c >= n) return;
-    auto at = [&](int r) {
-        return t.tile[r / mb] + (size_t)(r % mb) * ldd + c;
-    };
+    auto at = [&](int r) { return t.row(r, mb, ldd) + c; };
     for (int g = blockIdx.y; g < P.ngroups; g += gridDim.y) {
         int q0 = P.group[g], q1 = P.group[g + 1];
         if (q1 < 0) q1 = -1 - q1;
@@ -179,12 +175,9 @@ int laswp(T *const *dtile, int ntiles, int mb, int m, int n, int ldd,
 {
     if (n <= 0 || k2 <= k1) return 0;
     if (ntiles > HYLA_CUDA_LASWP_MAXTILES) return HYLA_ERR_NOT_SUPPORTED;
-    tiles<T> t;
-    for (int i = 0; i < ntiles; i++)
-        t.tile[i] = dtile[i];
-    // The permutation needs a short per row that may be touched; the
-    // serial kernel nothing.
-    // Shared memory a block may have, asked for once per GPU.
+    tiles<T> t = tiles<T>::from(dtile, ntiles);
+    // Shared memory a block may have, asked for once per GPU: the
+    // permutation needs a short per row that may be touched.
     static std::atomic<int> most[max_gpus];
     int dev, smem_max = 0;
     HYLA_CUDA_CHECK(cudaGetDevice(&dev));

@@ -108,11 +108,16 @@ int main(int argc, char **argv)
         const char *name, *ref;
         int (*run[2])(int, int, int, kernel_result_t *); // d, s
         double (*flops)(double n, double w);
+        int panel; // n-by-width (else n-by-n)
     } kernels[] = {
-        {"potrf", "cusolver", {kernels_dpotrf, kernels_spotrf}, potrf_flops},
-        {"trsm", "cublas", {kernels_dtrsm, kernels_strsm}, trsm_flops},
-        {"getrf", "cusolver", {kernels_dgetrf, kernels_sgetrf}, getrf_flops},
-        {"laswp", "cusolver", {kernels_dlaswp, kernels_slaswp}, laswp_bytes}};
+        {"potrf", "cusolver", {kernels_dpotrf, kernels_spotrf}, potrf_flops, 0},
+        {"trsm", "cublas", {kernels_dtrsm, kernels_strsm}, trsm_flops, 0},
+        {"getrf", "cusolver", {kernels_dgetrf, kernels_sgetrf}, getrf_flops, 1},
+        {"laswp",
+         "cusolver",
+         {kernels_dlaswp, kernels_slaswp},
+         laswp_bytes,
+         1}};
     const struct kernel *kern = NULL;
     for (size_t i = 0;
          optind == argc - 1 && i < sizeof kernels / sizeof kernels[0]; i++)
@@ -149,9 +154,7 @@ int main(int argc, char **argv)
         for (int i = 0; i < count; i++) {
             int n = ns[i];
             kernel_result_t r = {0};
-            int w = kern->flops == getrf_flops || kern->flops == laswp_bytes
-                        ? width
-                        : n;
+            int w = kern->panel ? width : n;
             int rc = kern->run[*p == 's'](n, w, repeat, &r);
             if (rc) {
                 failed = 1;

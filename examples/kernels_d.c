@@ -202,6 +202,28 @@ out:
     return rc;
 }
 
+// The m-by-n column-major A also as a row-major copy T (the n-by-n tiles
+// of a tile column, one after the other); both uploaded (*dR0 row-major,
+// *dC0 column-major), room for a working copy *dA, and the tiles'
+// addresses in it.  0, or -1 on a CUDA failure.
+static int two_layouts(int m, int n, const double *A, double *T, double **dR0,
+                       double **dC0, double **dA, double **tile)
+{
+    size_t bytes = sizeof(double) * (size_t)m * n;
+    for (int i = 0; i < m; i++)
+        for (int j = 0; j < n; j++)
+            T[(size_t)i * n + j] = A[i + (size_t)j * m];
+    if (!CUDA_OK(cudaMalloc((void **)dR0, bytes)) ||
+        !CUDA_OK(cudaMalloc((void **)dC0, bytes)) ||
+        !CUDA_OK(cudaMalloc((void **)dA, bytes)) ||
+        !CUDA_OK(cudaMemcpy(*dR0, T, bytes, cudaMemcpyHostToDevice)) ||
+        !CUDA_OK(cudaMemcpy(*dC0, A, bytes, cudaMemcpyHostToDevice)))
+        return -1;
+    for (int t = 0; t < (m + n - 1) / n; t++)
+        tile[t] = *dA + (size_t)t * n * n;
+    return 0;
+}
+
 struct getrf_run {
     int m, n;
     double *dA;
@@ -247,26 +269,17 @@ int kernels_dgetrf(int m, int n, int repeat, kernel_result_t *r)
         cusolverDnSetStream(p.solver, s) != CUSOLVER_STATUS_SUCCESS)
         goto out;
     hyla_check_dgen(m, n, A, m, 1);
-    for (int i = 0; i < m; i++) // row-major copy
-        for (int j = 0; j < n; j++)
-            T[(size_t)i * n + j] = A[i + (size_t)j * m];
-    if (!CUDA_OK(cudaMalloc((void **)&dR0, bytes)) ||
-        !CUDA_OK(cudaMalloc((void **)&dC0, bytes)) ||
-        !CUDA_OK(cudaMalloc((void **)&p.dA, bytes)) ||
+    if (two_layouts(m, n, A, T, &dR0, &dC0, &p.dA, p.tile) ||
         !CUDA_OK(cudaMalloc((void **)&p.dipiv, sizeof(int) * n)) ||
         !CUDA_OK(cudaMalloc((void **)&p.dinfo, sizeof(int))) ||
         !CUDA_OK(cudaMalloc(&p.dwork, HYLA_CUDA_GETRF_PANEL_WORK)) ||
         !CUDA_OK(cudaMemset(p.dwork, 0, HYLA_CUDA_GETRF_PANEL_WORK)) ||
         !CUDA_OK(cudaMemset(p.dinfo, 0, sizeof(int))) ||
-        !CUDA_OK(cudaMemcpy(dR0, T, bytes, cudaMemcpyHostToDevice)) ||
-        !CUDA_OK(cudaMemcpy(dC0, A, bytes, cudaMemcpyHostToDevice)) ||
         cusolverDnDgetrf_bufferSize(p.solver, m, n, p.dA, m, &lwork) !=
             CUSOLVER_STATUS_SUCCESS ||
         !CUDA_OK(
             cudaMalloc((void **)&p.work, sizeof(double) * (lwork ? lwork : 1))))
         goto out;
-    for (int t = 0; t < p.ntiles; t++)
-        p.tile[t] = p.dA + (size_t)t * n * n;
     if (time_runs(s, repeat, p.dA, dR0, bytes, run_hyla_getrf, &p,
                   &r->hyla_s) ||
         !CUDA_OK(cudaMemcpy(&r->hyla_info, p.dinfo, sizeof(int),
@@ -354,27 +367,18 @@ int kernels_dlaswp(int m, int n, int repeat, kernel_result_t *r)
         cusolverDnSetStream(p.solver, p.s) != CUSOLVER_STATUS_SUCCESS)
         goto out;
     hyla_check_dgen(m, n, A, m, 1);
-    for (int i = 0; i < m; i++) // row-major copy
-        for (int j = 0; j < n; j++)
-            T[(size_t)i * n + j] = A[i + (size_t)j * m];
     // Pivots as an LU leaves them: row i goes with a row p >= i.
     unsigned s = 12345u;
     for (int i = 0; i < n; i++) {
         s = s * 1664525u + 1013904223u;
         ipiv[i] = i + 1 + (int)((s >> 8) % (unsigned)(m - i));
     }
-    if (!CUDA_OK(cudaMalloc((void **)&dR0, bytes)) ||
-        !CUDA_OK(cudaMalloc((void **)&dC0, bytes)) ||
-        !CUDA_OK(cudaMalloc((void **)&p.dA, bytes)) ||
+    if (two_layouts(m, n, A, T, &dR0, &dC0, &p.dA, p.tile) ||
         !CUDA_OK(cudaMalloc((void **)&dipiv, sizeof(int) * n)) ||
         !CUDA_OK(
-            cudaMemcpy(dipiv, ipiv, sizeof(int) * n, cudaMemcpyHostToDevice)) ||
-        !CUDA_OK(cudaMemcpy(dR0, T, bytes, cudaMemcpyHostToDevice)) ||
-        !CUDA_OK(cudaMemcpy(dC0, A, bytes, cudaMemcpyHostToDevice)))
+            cudaMemcpy(dipiv, ipiv, sizeof(int) * n, cudaMemcpyHostToDevice)))
         goto out;
     p.dipiv = dipiv;
-    for (int t = 0; t < p.ntiles; t++)
-        p.tile[t] = p.dA + (size_t)t * n * n;
     if (time_runs(p.s, repeat, p.dA, dR0, bytes, run_hyla_laswp, &p,
                   &r->hyla_s) ||
         !CUDA_OK(cudaMemcpy(T, p.dA, bytes, cudaMemcpyDeviceToHost)) ||

@@ -193,43 +193,39 @@ static void bad_configs(void)
     TH_STATUS(hyla_finalize(), 0);
 }
 
-static void modes(void)
+// A mode that needs GPUs: it starts where this build has GPU codelets and
+// the machine a GPU (with ncpus CPU workers unless ncpus < 0), else gives
+// HYLA_ERR_NOT_SUPPORTED with a detail and leaves the library stopped.
+// Returns whether it started.
+static int gpu_mode(hyla_mode_t mode, const char *name, int ncpus)
 {
-    // hybrid starts where this build has GPU codelets and the machine a
-    // GPU, and refuses to start elsewhere.
     hyla_config_t c = good();
-    c.mode = HYLA_MODE_HYBRID;
+    c.mode = mode;
     c.ngpus = -1;
     int rc = hyla_init(&c);
-    int gpu = rc == 0;
-    if (gpu) {
+    if (rc == 0) {
         hyla_config_t got;
         TH_STATUS(hyla_config_get(&got), 0);
-        th_check(got.mode == HYLA_MODE_HYBRID && got.ngpus >= 1,
-                 "mode hybrid: resolved to mode %d, ngpus %d", (int)got.mode,
-                 got.ngpus);
-        TH_STATUS(hyla_finalize(), 0);
-    } else {
-        TH_STATUS(rc, HYLA_ERR_NOT_SUPPORTED);
-        th_check(stopped(), "mode hybrid: library started");
-    }
-    c.mode = HYLA_MODE_NATIVE;
-    rc = hyla_init(&c);
-    if (gpu) {
-        hyla_config_t got;
-        TH_STATUS(rc, 0);
-        TH_STATUS(hyla_config_get(&got), 0);
-        th_check(got.mode == HYLA_MODE_NATIVE && got.ngpus >= 1 &&
-                     got.ncpus == 1,
-                 "mode native: resolved to mode %d, ngpus %d, ncpus %d",
+        th_check(got.mode == mode && got.ngpus >= 1 &&
+                     (ncpus < 0 || got.ncpus == ncpus),
+                 "mode %s: resolved to mode %d, ngpus %d, ncpus %d", name,
                  (int)got.mode, got.ngpus, got.ncpus);
         TH_STATUS(hyla_finalize(), 0);
-    } else {
-        TH_STATUS(rc, HYLA_ERR_NOT_SUPPORTED);
-        snap();
-        th_check(detail[0] != '\0' && stopped(),
-                 "mode native: library started, or no detail");
+        return 1;
     }
+    TH_STATUS(rc, HYLA_ERR_NOT_SUPPORTED);
+    snap();
+    th_check(detail[0] != '\0' && stopped(),
+             "mode %s: library started, or no detail", name);
+    return 0;
+}
+
+static void modes(void)
+{
+    int gpu = gpu_mode(HYLA_MODE_HYBRID, "hybrid", -1);
+    th_check(gpu_mode(HYLA_MODE_NATIVE, "native", 1) == gpu,
+             "modes hybrid and native disagree on the GPU");
+    hyla_config_t c = good();
 
     // auto resolves to hybrid where hybrid starts, else to cpu.
     c.mode = HYLA_MODE_AUTO;
