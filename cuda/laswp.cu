@@ -37,134 +37,133 @@ __global__ void laswp_kernel(tiles<T> t, int mb, int n, int ldd,
     }
 }
 
-// The interchanges as one permutation, applied in parallel.  Every block
-// first works out, in shared memory, which rows the interchanges touch
-// (`slot` of each row, -1 if untouched) and, for each touched row dst[x],
-// the row src[x] whose old content it receives; it lists the touched rows
-// by the cycles of that permutation, and cuts the list into groups: whole
-// cycles of at most `batch` rows in all, or one longer cycle.  Then each
-// thread moves the groups of its blockIdx.y in one column: a group of
-// whole cycles is read into registers and written back permuted (its loads
-// are independent, so they overlap); a long cycle goes in batches along
-// it, its first row's old value kept aside.
-constexpr int perm_threads = 128;
-constexpr int batch = 16;
+// The interchanges as one permutation, worked out in parallel in each
+// block's shared memory, then applied by gathering the touched rows of
+// the block's few columns and scattering them to their places.
+//
+// Interchange j (rows counted from k1) swaps rows j and p_j >= j, in
+// order.  Call step j, when p_j = x != j, a visit of row x.  Before its
+// own step, row j holds B(j): its original content if no step visited
+// it, else B(l) for its last visit l (l < j).  After all steps:
+//  - row j < count holds B(j) if p_j = j, else what row x = p_j held just
+//    before step j: B(v) for the visit v of x just before j, or the
+//    original row x if there is none;
+//  - a row r >= count that was visited holds B(l) for its last visit l.
+// The visits of each row come from sorting the keys (x, j); B(j) from
+// following the last-visit links down to their roots (pointer jumping).
+constexpr int perm_threads = 256;
+constexpr int perm_cols = 4;    // columns per block
 constexpr int max_swaps = 2048; // interchanges of one call
-constexpr int max_touched = 2 * max_swaps;
-constexpr int max_row_blocks = 16;
+constexpr int key_bits = 11;    // j < max_swaps
+constexpr unsigned no_key = 0xffffffffu;
 
-struct perm_smem {
-    int dst[max_touched], src[max_touched];
-    int order[max_touched];     // touched rows (slots) by cycles
-    int group[max_touched + 1]; // first place in order[] of each group,
-                                // -1 - that for a long cycle; then total
-    int ngroups;
-    short slot[1]; // [rows], the rest of the dynamic shared memory
+template <typename T> struct perm_layout {
+    T *buf;         // [2 count][perm_cols] the gathered rows
+    unsigned *key;  // [n2] (x << key_bits) | j, sorted; n2: a power of 2
+    int *piv;       // [count] p_j
+    int *pred;      // [count] the visit of p_j before j, or -1
+    int *root;      // [count] the last visit of row j, then B(j)
+    int *dst, *src; // [2 count] row dst gets old row src; dst < 0: unused
+
+    static size_t bytes(int count, int n2)
+    {
+        return sizeof(T) * 2 * count * perm_cols + sizeof(unsigned) * n2 +
+               sizeof(int) * 7 * count;
+    }
+    __device__ perm_layout(unsigned char *p, int count, int n2)
+    {
+        buf = reinterpret_cast<T *>(p);
+        p += sizeof(T) * 2 * count * perm_cols;
+        key = reinterpret_cast<unsigned *>(p);
+        p += sizeof(unsigned) * n2;
+        piv = reinterpret_cast<int *>(p);
+        pred = piv + count;
+        root = pred + count;
+        dst = root + count;
+        src = dst + 2 * count;
+    }
 };
 
 template <typename T>
 __global__ void __launch_bounds__(perm_threads)
     perm_kernel(tiles<T> t, int mb, int m, int n, int ldd, const int *ipiv,
-                int k1, int k2, int row0, int inc)
+                int k1, int k2, int row0, int inc, int n2)
 {
     extern __shared__ __align__(16) unsigned char raw[];
-    perm_smem &P = *reinterpret_cast<perm_smem *>(raw);
-    const int rows = m - k1; // rows k1 .. m-1 may be touched
-    const int count = k2 - k1;
-    // Slots in parallel: row k1 + i gets slot i; a row p >= k2 that pivots
-    // pick gets slot count + i for the first i to claim it (unclaimed
-    // slots keep dst = -1).  The pivots are read once, by all threads,
-    // into order[] (free until the cycles): thread 0 alone would wait for
-    // each load in turn.
-    for (int r = threadIdx.x; r < rows; r += perm_threads)
-        P.slot[r] = -1;
-    for (int i = threadIdx.x; i < count; i += perm_threads) {
-        int p = ipiv[k1 + i] - 1 - row0;
-        P.order[i] = p >= k1 && p < m ? p : -1; // (never out of range)
-        P.dst[i] = P.src[i] = k1 + i;
-        P.dst[count + i] = -1;
-    }
-    __syncthreads();
-    for (int i = threadIdx.x; i < count; i += perm_threads)
-        P.slot[i] = (short)i;
-    for (int i = threadIdx.x; i < count; i += perm_threads) {
-        int p = P.order[i];
-        unsigned short none = 0xffff;
-        if (p >= k2 &&
-            atomicCAS(reinterpret_cast<unsigned short *>(&P.slot[p - k1]), none,
-                      (unsigned short)(count + i)) == none)
-            P.dst[count + i] = P.src[count + i] = p;
-    }
-    __syncthreads();
-    if (threadIdx.x == 0) {
-        const int cnt = 2 * count;
-        for (int s = 0; s < count; s++) {
-            int i = inc > 0 ? s : count - 1 - s;
-            int p = P.order[i];
-            if (p < 0 || p == k1 + i) continue;
-            int b = P.slot[p - k1];
-            int x = P.src[i];
-            P.src[i] = P.src[b];
-            P.src[b] = x;
+    const int count = k2 - k1, tid = threadIdx.x;
+    perm_layout<T> P(raw, count, n2);
+
+    // The pivots (one out of range, never made, counts as p_j = j) and
+    // the keys of the visits.
+    for (int j = tid; j < n2; j += perm_threads) {
+        unsigned key = no_key;
+        if (j < count) {
+            int p = ipiv[k1 + j] - 1 - row0 - k1;
+            if (p < j || p >= m - k1) p = j;
+            P.piv[j] = p;
+            P.root[j] = j;
+            P.dst[count + j] = -1;
+            if (p != j) key = ((unsigned)p << key_bits) | (unsigned)j;
         }
-        // Cycles (a visited slot's slot entry becomes -2), then groups.
-        int total = 0, ngroups = 0, open = -1; // open: the group filling
-        for (int x = 0; x < cnt; x++) {
-            if (P.dst[x] < 0 || P.slot[P.dst[x] - k1] == -2 ||
-                P.src[x] == P.dst[x])
-                continue;
-            int q0 = total;
-            // Following src from x comes back to x, the one visited row.
-            for (int y = x; y >= 0;) {
-                P.order[total++] = y;
-                P.slot[P.dst[y] - k1] = -2;
-                y = P.slot[P.src[y] - k1];
+        P.key[j] = key;
+    }
+    __syncthreads();
+    for (int size = 2; size <= n2; size <<= 1)
+        for (int stride = size >> 1; stride > 0; stride >>= 1) {
+            for (int h = tid; h < n2 / 2; h += perm_threads) {
+                int lo = 2 * stride * (h / stride) + h % stride;
+                int hi = lo + stride;
+                unsigned a = P.key[lo], b = P.key[hi];
+                if ((a > b) == ((lo & size) == 0)) {
+                    P.key[lo] = b;
+                    P.key[hi] = a;
+                }
             }
-            if (total - q0 > batch) {
-                P.group[ngroups++] = -1 - q0;
-                open = -1;
-            } else if (open < 0 || total - open > batch) {
-                P.group[ngroups++] = open = q0;
-            }
+            __syncthreads();
         }
-        P.group[ngroups] = total;
-        P.ngroups = ngroups;
+
+    // Each visit's predecessor on its row; each row's last visit.
+    for (int q = tid; q < n2; q += perm_threads) {
+        unsigned key = P.key[q];
+        if (key == no_key) continue;
+        int x = (int)(key >> key_bits), j = (int)(key & (max_swaps - 1));
+        bool first = q == 0 || (P.key[q - 1] >> key_bits) != (unsigned)x;
+        bool last = q + 1 == n2 || (P.key[q + 1] >> key_bits) != (unsigned)x;
+        P.pred[j] = first ? -1 : (int)(P.key[q - 1] & (max_swaps - 1));
+        if (last && x < count) P.root[x] = j;
+        if (last && x >= count) P.dst[count + j] = x; // j: one row's last
     }
     __syncthreads();
-    const int c = blockIdx.x * perm_threads + threadIdx.x;
-    if (c >= n) return;
-    auto at = [&](int r) { return t.row(r, mb, ldd) + c; };
-    for (int g = blockIdx.y; g < P.ngroups; g += gridDim.y) {
-        int q0 = P.group[g], q1 = P.group[g + 1];
-        if (q1 < 0) q1 = -1 - q1;
-        if (q0 >= 0) { // whole cycles, at most `batch` rows
-            int cnt = q1 - q0;
-            T v[batch];
-#pragma unroll
-            for (int i = 0; i < batch; i++)
-                if (i < cnt) v[i] = *at(P.src[P.order[q0 + i]]);
-#pragma unroll
-            for (int i = 0; i < batch; i++)
-                if (i < cnt) *at(P.dst[P.order[q0 + i]]) = v[i];
-            continue;
-        }
-        // one long cycle: row dst[y_j] gets the old row dst[y_j+1], the
-        // last one the old first row
-        q0 = -1 - q0;
-        int len = q1 - q0;
-        T first = *at(P.dst[P.order[q0]]);
-        for (int j = 0; j < len; j += batch) {
-            T v[batch];
-#pragma unroll
-            for (int i = 0; i < batch; i++)
-                if (j + i < len - 1)
-                    v[i] = *at(P.src[P.order[q0 + j + i]]);
-                else if (j + i == len - 1)
-                    v[i] = first;
-#pragma unroll
-            for (int i = 0; i < batch; i++)
-                if (j + i < len) *at(P.dst[P.order[q0 + j + i]]) = v[i];
-        }
+    // B(j): the links go to smaller j and roots link to themselves.
+    for (int span = 1; span < count; span <<= 1) {
+        for (int j = tid; j < count; j += perm_threads)
+            P.root[j] = P.root[P.root[j]];
+        __syncthreads();
+    }
+    for (int j = tid; j < count; j += perm_threads) {
+        int p = P.piv[j];
+        P.dst[j] = j;
+        P.src[j] = p == j ? P.root[j] : P.pred[j] >= 0 ? P.root[P.pred[j]] : p;
+        if (P.dst[count + j] >= 0) P.src[count + j] = P.root[j];
+    }
+    __syncthreads();
+
+    // Gather the touched rows of this block's columns, then scatter them;
+    // backward interchanges (inc < 0) are the inverse permutation.
+    const int c0 = blockIdx.x * perm_cols, total = 2 * count * perm_cols;
+    auto at = [&](int r, int c) { return t.row(r, mb, ldd) + c; };
+    for (int e = tid; e < total; e += perm_threads) {
+        int x = e / perm_cols, c = c0 + e % perm_cols;
+        int d = P.dst[x], s = P.src[x];
+        if (d >= 0 && d != s && c < n)
+            P.buf[e] = *at(k1 + (inc > 0 ? s : d), c);
+    }
+    __syncthreads();
+    for (int e = tid; e < total; e += perm_threads) {
+        int x = e / perm_cols, c = c0 + e % perm_cols;
+        int d = P.dst[x], s = P.src[x];
+        if (d >= 0 && d != s && c < n)
+            *at(k1 + (inc > 0 ? d : s), c) = P.buf[e];
     }
 }
 
@@ -176,8 +175,7 @@ int laswp(T *const *dtile, int ntiles, int mb, int m, int n, int ldd,
     if (n <= 0 || k2 <= k1) return 0;
     if (ntiles > HYLA_CUDA_LASWP_MAXTILES) return HYLA_ERR_NOT_SUPPORTED;
     tiles<T> t = tiles<T>::from(dtile, ntiles);
-    // Shared memory a block may have, asked for once per GPU: the
-    // permutation needs a short per row that may be touched.
+    // Shared memory a block may have, asked for once per GPU.
     static std::atomic<int> most[max_gpus];
     int dev, smem_max = 0;
     HYLA_CUDA_CHECK(cudaGetDevice(&dev));
@@ -190,14 +188,17 @@ int laswp(T *const *dtile, int ntiles, int mb, int m, int n, int ldd,
             smem_max));
         if (dev < max_gpus) most[dev] = smem_max;
     }
-    size_t smem = sizeof(perm_smem) + sizeof(short) * (size_t)(m - k1);
-    if (k2 - k1 > 1 && k2 - k1 <= max_swaps && smem <= (size_t)smem_max) {
-        // Row groups spread over up to max_row_blocks blocks per columns.
-        int groups = (2 * (k2 - k1) + batch - 1) / batch;
-        dim3 grid((n + perm_threads - 1) / perm_threads,
-                  groups < max_row_blocks ? groups : max_row_blocks);
+    // The permutation takes up to max_swaps interchanges on up to 2^21
+    // rows; the serial kernel the rest.
+    int count = k2 - k1, n2 = 2;
+    while (n2 < count)
+        n2 <<= 1;
+    size_t smem = perm_layout<T>::bytes(count, n2);
+    if (count > 1 && count <= max_swaps && m - k1 < (1 << (32 - key_bits)) &&
+        smem <= (size_t)smem_max) {
+        dim3 grid((n + perm_cols - 1) / perm_cols);
         perm_kernel<T><<<grid, perm_threads, smem, stream>>>(
-            t, mb, m, n, ldd, dipiv, k1, k2, row0, inc);
+            t, mb, m, n, ldd, dipiv, k1, k2, row0, inc, n2);
     } else {
         dim3 grid((n + threads - 1) / threads);
         laswp_kernel<T><<<grid, threads, 0, stream>>>(t, mb, n, ldd, dipiv, k1,
