@@ -134,10 +134,22 @@ __global__ void __launch_bounds__(perm_threads)
         if (last && x >= count) P.dst[count + j] = x; // j: one row's last
     }
     __syncthreads();
-    // B(j): the links go to smaller j and roots link to themselves.
+    // B(j): the links go to smaller j and roots link to themselves.  Each
+    // round reads every link before any is overwritten.
+    constexpr int per_thread = max_swaps / perm_threads;
     for (int span = 1; span < count; span <<= 1) {
-        for (int j = tid; j < count; j += perm_threads)
-            P.root[j] = P.root[P.root[j]];
+        int next[per_thread];
+#pragma unroll
+        for (int i = 0; i < per_thread; i++) {
+            int j = tid + i * perm_threads;
+            if (j < count) next[i] = P.root[P.root[j]];
+        }
+        __syncthreads();
+#pragma unroll
+        for (int i = 0; i < per_thread; i++) {
+            int j = tid + i * perm_threads;
+            if (j < count) P.root[j] = next[i];
+        }
         __syncthreads();
     }
     for (int j = tid; j < count; j += perm_threads) {
