@@ -15,8 +15,8 @@ struct gpu_worker {
     int sms;    // streaming multiprocessors of the GPU, 0 if unknown
     cudaStream_t stream;
     cudaEvent_t go, done;
-    int *info;        // mapped host word, or NULL
-    void *workspace;  // device memory, or NULL
+    int *info;       // mapped host word, or NULL
+    void *workspace; // device memory, or NULL
 };
 
 static struct gpu_worker workers[STARPU_NMAXWORKERS];
@@ -115,8 +115,7 @@ void *hyla_cl_cuda_workspace(size_t bytes)
     if (!w->workspace) {
         // Once per worker: waiting for the whole GPU is affordable.
         if (cudaMalloc(&w->workspace, WORKSPACE) ||
-            cudaMemset(w->workspace, 0, WORKSPACE) ||
-            cudaDeviceSynchronize()) {
+            cudaMemset(w->workspace, 0, WORKSPACE) || cudaDeviceSynchronize()) {
             cudaFree(w->workspace);
             w->workspace = NULL;
             cudaGetLastError();

@@ -25,9 +25,10 @@ void hyla_task_dsyrk(const hyla_task_opts_t *o, int uplo, int trans,
                      double alpha, const hyla_desc_t *A, int Am, int An,
                      double beta, const hyla_desc_t *C, int Cm, int Cn);
 
-// W = A^-1 for the uplo triangle of A (non-unit), the other triangle of W
-// zero; a zero diagonal entry j of A reports info col0 + j.
-void hyla_task_dtrtri(const hyla_task_opts_t *o, int uplo, int col0,
+// W = A^-1 for the uplo triangle of A (diag: HYLA_UNIT or HYLA_NON_UNIT),
+// the other triangle of W zero; a zero diagonal entry j of A reports info
+// col0 + j.
+void hyla_task_dtrtri(const hyla_task_opts_t *o, int uplo, int diag, int col0,
                       const hyla_desc_t *A, int Am, int An,
                       const hyla_desc_t *W, int Wm, int Wn);
 // B = op(W) B (side left) or B op(W) (side right): a triangular solve

@@ -60,11 +60,12 @@ void hyla_cpu_dlaswp_panel(const hyla_dpanel_t *P, int row0, const int *ipiv,
 // the factor also fails, at its column.
 int hyla_cpu_dpotrf(int uplo, int n, double *A, int lda);
 
-// W = A^-1 for the uplo triangle of the n-by-n row-major tile A (non-unit
-// diagonal), the other triangle of W set to zero.  Returns LAPACK's info:
+// W = A^-1 for the uplo triangle of the n-by-n row-major tile A, its
+// diagonal A's (diag HYLA_NON_UNIT) or ones (HYLA_UNIT, A's diagonal not
+// read), the other triangle of W set to zero.  Returns LAPACK's info:
 // j > 0 when A(j, j) is zero (W is then not an inverse).
-int hyla_cpu_dtrtri(int uplo, int n, const double *A, int lda, double *W,
-                    int ldw);
+int hyla_cpu_dtrtri(int uplo, int diag, int n, const double *A, int lda,
+                    double *W, int ldw);
 
 // Column-major (Af, lda) <-> row-major tile (T, ldt), m-by-n.  uplo
 // HYLA_LOWER or HYLA_UPPER copies one triangle (diagonal included),

@@ -5,8 +5,8 @@
 #include <lapack.h>
 #include <string.h>
 
-int hyla_cpu_dtrtri(int uplo, int n, const double *A, int lda, double *W,
-                    int ldw)
+int hyla_cpu_dtrtri(int uplo, int diag, int n, const double *A, int lda,
+                    double *W, int ldw)
 {
     // Copy the triangle, zero the other one, invert in place.  A row-major
     // lower triangle is a column-major upper one.
@@ -21,8 +21,13 @@ int hyla_cpu_dtrtri(int uplo, int n, const double *A, int lda, double *W,
             memcpy(w + i, a + i, sizeof(double) * (size_t)(n - i));
         }
     }
-    char u = uplo == HYLA_LOWER ? 'U' : 'L', d = 'N';
+    char u = uplo == HYLA_LOWER ? 'U' : 'L', d = diag == HYLA_UNIT ? 'U' : 'N';
     int info = 0;
     LAPACK_dtrtri(&u, &d, &n, W, &ldw, &info);
+    // A unit triangle's inverse has ones on its diagonal, which dtrtri
+    // leaves as it found them.
+    if (diag == HYLA_UNIT)
+        for (int i = 0; i < n; i++)
+            W[(size_t)i * ldw + i] = 1.0;
     return info;
 }

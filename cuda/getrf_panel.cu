@@ -349,7 +349,7 @@ template <typename T> struct panel {
     cudaStream_t stream;
     device_info dev;
     tiles<T> t;
-    int ntiles, mb, m, n, ldd, ib, off;
+    int ntiles, mb, m, n, ldd, ib, off, rows;
     int *ipiv, *info;
     board<T> g;
 
@@ -358,7 +358,7 @@ template <typename T> struct panel {
     {
         int rows = m - j0;
         int fit = dev.smem / (int)((w + 1) * sizeof(T));
-        return std::max({w, min_rows, std::min(block_rows.load(), fit),
+        return std::max({w, min_rows, std::min(this->rows, fit),
                          (rows + dev.sms - 1) / dev.sms});
     }
 
@@ -438,14 +438,17 @@ template <typename T> struct panel {
 template <typename T>
 int getrf_panel(cublasHandle_t h, T *const *dtile, int ntiles, int mb, int m,
                 int n, int ldd, int *dipiv, int off, int *dinfo, void *dwork,
-                int sms)
+                int sms, int rows)
 {
     if (m <= 0 || n <= 0) return 0;
     if (ntiles < 1 || ntiles > HYLA_CUDA_LASWP_MAXTILES ||
         (ntiles > 1 && mb < n))
         return HYLA_ERR_NOT_SUPPORTED;
-    panel<T> P{h, nullptr, {}, {},  ntiles, mb,    m,
-               n, ldd,     0,  off, dipiv,  dinfo, board<T>(dwork)};
+    panel<T> P{h,     nullptr, {},
+               {},    ntiles,  mb,
+               m,     n,       ldd,
+               0,     off,     rows > 0 ? rows : block_rows.load(),
+               dipiv, dinfo,   board<T>(dwork)};
     HYLA_CUBLAS_CHECK(cublasGetStream(h, &P.stream));
     int rc = device<T>(&P.dev);
     if (rc) return rc;
@@ -479,17 +482,19 @@ extern "C" void hyla_cuda_getrf_panel_tune(int leaf, int rows)
 extern "C" int hyla_cuda_dgetrf_panel(cublasHandle_t handle,
                                       double *const *dtile, int ntiles, int mb,
                                       int m, int n, int ldd, int *dipiv,
-                                      int off, int *dinfo, void *dwork, int sms)
+                                      int off, int *dinfo, void *dwork, int sms,
+                                      int rows)
 {
     return getrf_panel(handle, dtile, ntiles, mb, m, n, ldd, dipiv, off, dinfo,
-                       dwork, sms);
+                       dwork, sms, rows);
 }
 
 extern "C" int hyla_cuda_sgetrf_panel(cublasHandle_t handle,
                                       float *const *dtile, int ntiles, int mb,
                                       int m, int n, int ldd, int *dipiv,
-                                      int off, int *dinfo, void *dwork, int sms)
+                                      int off, int *dinfo, void *dwork, int sms,
+                                      int rows)
 {
     return getrf_panel(handle, dtile, ntiles, mb, m, n, ldd, dipiv, off, dinfo,
-                       dwork, sms);
+                       dwork, sms, rows);
 }

@@ -29,11 +29,12 @@ int hyla_cuda_dsyrk(cublasHandle_t handle, int uplo, int trans, int n, int k,
 int hyla_cuda_dpotrf(cublasHandle_t handle, int uplo, int n, double *dA,
                      int ldda, int *dinfo, int col0);
 
-// W = A^-1 for the uplo triangle of the row-major n-by-n tile dA (non-unit
-// diagonal), out of place into dW, the other triangle of dW set to zero;
-// on the stream of handle.  A zero on the diagonal leaves Inf or NaN in W.
-int hyla_cuda_dtrtri(cublasHandle_t handle, int uplo, int n, const double *dA,
-                     int ldda, double *dW, int lddw);
+// W = A^-1 for the uplo triangle of the row-major n-by-n tile dA, its
+// diagonal dA's (diag HYLA_NON_UNIT) or ones (HYLA_UNIT, not read), out of
+// place into dW, the other triangle of dW set to zero; on the stream of
+// handle.  A zero on the diagonal leaves Inf or NaN in W.
+int hyla_cuda_dtrtri(cublasHandle_t handle, int uplo, int diag, int n,
+                     const double *dA, int ldda, double *dW, int lddw);
 
 // Row interchanges on a tile column: ntiles row-major tiles of mb rows
 // (the last may be shorter; m rows in all) and n columns, leading
@@ -57,11 +58,12 @@ int hyla_cuda_dlaswp(double *const *dtile, int ntiles, int mb, int m, int n,
 // already set.  dwork: HYLA_CUDA_GETRF_PANEL_WORK bytes of device memory,
 // zero before the first call, left zero, used by one stream at a time.
 // The leaves spread over at most `sms` SMs (0: all of them) where the
-// panel fits in their shared memory, else over all.  On the
-// stream of handle.
+// panel fits in their shared memory, else over all, in thread blocks of
+// about `rows` rows (0: hyla_cuda_getrf_panel_tune's).  On the stream of
+// handle.
 int hyla_cuda_dgetrf_panel(cublasHandle_t handle, double *const *dtile,
                            int ntiles, int mb, int m, int n, int ldd,
                            int *dipiv, int off, int *dinfo, void *dwork,
-                           int sms);
+                           int sms, int rows);
 
 #endif // HYLA_CUDA_GPU_D_H

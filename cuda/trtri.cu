@@ -6,7 +6,8 @@
 #include "gpu.h"
 #include "gpu_check.h"
 
-namespace {
+namespace
+{
 
 using hyla::blas;
 
@@ -23,7 +24,8 @@ constexpr int leaf_n = 64;
 // Y(j, j) = 1 / U(j, j), Y(i, j) = -Y(j, j) * sum_{i <= k < j} Y(i, k) U(k, j),
 // from the columns before it.
 template <typename T, bool upper>
-__global__ void trtri_leaf_kernel(const T *A, int lda, T *W, int ldw, int n)
+__global__ void trtri_leaf_kernel(const T *A, int lda, T *W, int ldw, int n,
+                                  bool unit)
 {
     __shared__ T s[leaf_n][leaf_n + 1]; // s[r][c], r <= c
     int off = blockIdx.x * leaf_n, nl = min(leaf_n, n - off);
@@ -32,7 +34,9 @@ __global__ void trtri_leaf_kernel(const T *A, int lda, T *W, int ldw, int n)
     int t = threadIdx.x;
     for (int r = 0; r < nl; r++)
         if (t < nl && r <= t)
-            s[r][t] = upper ? a[r + (size_t)t * lda] : a[t + (size_t)r * lda];
+            s[r][t] = unit && r == t ? T(1)
+                      : upper        ? a[r + (size_t)t * lda]
+                                     : a[t + (size_t)r * lda];
     __syncthreads();
     for (int j = 0; j < nl; j++) {
         T yjj = T(1) / s[j][j];
@@ -78,22 +82,22 @@ int join(cublasHandle_t h, cudaStream_t stream, const T *A, int lda, T *W,
     if (upper) {
         // W21 = (U12 Y22)^T = Y22^T U12^T, then Y12 = -Y11 W21^T.
         const T *U12 = A + (size_t)n1 * lda;
-        HYLA_CUBLAS_CHECK(blas<T>::gemm(h, CUBLAS_OP_T, CUBLAS_OP_T, n2, n1,
-                                        n2, &one, W22, ldw, U12, lda, &zero,
-                                        W21, ldw));
-        HYLA_CUBLAS_CHECK(blas<T>::gemm(h, CUBLAS_OP_N, CUBLAS_OP_T, n1, n2,
-                                        n1, &minus_one, W11, ldw, W21, ldw,
-                                        &zero, W12, ldw));
+        HYLA_CUBLAS_CHECK(blas<T>::gemm(h, CUBLAS_OP_T, CUBLAS_OP_T, n2, n1, n2,
+                                        &one, W22, ldw, U12, lda, &zero, W21,
+                                        ldw));
+        HYLA_CUBLAS_CHECK(blas<T>::gemm(h, CUBLAS_OP_N, CUBLAS_OP_T, n1, n2, n1,
+                                        &minus_one, W11, ldw, W21, ldw, &zero,
+                                        W12, ldw));
         tmp = W21; // n2 rows, n1 columns
     } else {
         // W12 = (L21 Y11)^T = Y11^T L21^T, then Y21 = -Y22 W12^T.
         const T *L21 = A + n1;
-        HYLA_CUBLAS_CHECK(blas<T>::gemm(h, CUBLAS_OP_T, CUBLAS_OP_T, n1, n2,
-                                        n1, &one, W11, ldw, L21, lda, &zero,
-                                        W12, ldw));
-        HYLA_CUBLAS_CHECK(blas<T>::gemm(h, CUBLAS_OP_N, CUBLAS_OP_T, n2, n1,
-                                        n2, &minus_one, W22, ldw, W12, ldw,
-                                        &zero, W21, ldw));
+        HYLA_CUBLAS_CHECK(blas<T>::gemm(h, CUBLAS_OP_T, CUBLAS_OP_T, n1, n2, n1,
+                                        &one, W11, ldw, L21, lda, &zero, W12,
+                                        ldw));
+        HYLA_CUBLAS_CHECK(blas<T>::gemm(h, CUBLAS_OP_N, CUBLAS_OP_T, n2, n1, n2,
+                                        &minus_one, W22, ldw, W12, ldw, &zero,
+                                        W21, ldw));
         tmp = W12; // n1 rows, n2 columns
     }
     int rows = upper ? n2 : n1, cols = upper ? n1 : n2;
@@ -103,20 +107,21 @@ int join(cublasHandle_t h, cudaStream_t stream, const T *A, int lda, T *W,
 }
 
 template <typename T>
-int trtri(cublasHandle_t h, int uplo, int n, const T *dA, int ldda, T *dW,
-          int lddw)
+int trtri(cublasHandle_t h, int uplo, int diag, int n, const T *dA, int ldda,
+          T *dW, int lddw)
 {
     cudaStream_t stream;
     HYLA_CUBLAS_CHECK(cublasGetStream(h, &stream));
     if (n <= 0) return 0;
     int leaves = (n + leaf_n - 1) / leaf_n;
+    bool unit = diag == HYLA_UNIT;
     // A row-major lower triangle is the column-major upper one.
     if (uplo == HYLA_LOWER)
         trtri_leaf_kernel<T, true>
-            <<<leaves, leaf_n, 0, stream>>>(dA, ldda, dW, lddw, n);
+            <<<leaves, leaf_n, 0, stream>>>(dA, ldda, dW, lddw, n, unit);
     else
         trtri_leaf_kernel<T, false>
-            <<<leaves, leaf_n, 0, stream>>>(dA, ldda, dW, lddw, n);
+            <<<leaves, leaf_n, 0, stream>>>(dA, ldda, dW, lddw, n, unit);
     HYLA_CUDA_CHECK(cudaGetLastError());
     return uplo == HYLA_LOWER
                ? join<T, true>(h, stream, dA, ldda, dW, lddw, n)
@@ -125,15 +130,16 @@ int trtri(cublasHandle_t h, int uplo, int n, const T *dA, int ldda, T *dW,
 
 } // namespace
 
-extern "C" int hyla_cuda_dtrtri(cublasHandle_t handle, int uplo, int n,
-                                const double *dA, int ldda, double *dW,
+extern "C" int hyla_cuda_dtrtri(cublasHandle_t handle, int uplo, int diag,
+                                int n, const double *dA, int ldda, double *dW,
                                 int lddw)
 {
-    return trtri(handle, uplo, n, dA, ldda, dW, lddw);
+    return trtri(handle, uplo, diag, n, dA, ldda, dW, lddw);
 }
 
-extern "C" int hyla_cuda_strtri(cublasHandle_t handle, int uplo, int n,
-                                const float *dA, int ldda, float *dW, int lddw)
+extern "C" int hyla_cuda_strtri(cublasHandle_t handle, int uplo, int diag,
+                                int n, const float *dA, int ldda, float *dW,
+                                int lddw)
 {
-    return trtri(handle, uplo, n, dA, ldda, dW, lddw);
+    return trtri(handle, uplo, diag, n, dA, ldda, dW, lddw);
 }

@@ -41,13 +41,16 @@ static const char usage[] =
     "                      cuSOLVER with the matrix already on the GPU;\n"
     "                      CUDA builds) or cusolvermg (the same with\n"
     "                      cuSolverMg on --ngpus GPUs, default all)\n"
-    "      --mode MODE     cpu, hybrid or auto (default: hyla's)\n"
+    "      --mode MODE     cpu, hybrid, native or auto (default: hyla's)\n"
     "      --ngpus G       GPUs for hyla (default: hyla's, all)\n"
     "      --gpu-streams S CUDA streams per GPU (default: hyla's)\n"
     "      --mapping M     scheduler or cyclic: who places GPU tasks\n"
-    "      --trsm-inv      Cholesky's TRSMs as GEMMs by inverted tiles\n"
+    "      --trsm-inv      TRSMs by the diagonal tiles as GEMMs by their\n"
+    "                      inverses (Cholesky, LU)\n"
     "      --reserved-sms K  SMs per GPU that cuBLAS calls off the critical\n"
     "                      path leave free (default: hyla's, none)\n"
+    "      --panel-rows R  rows of one thread block of the GPU LU panel\n"
+    "                      (default: hyla's, 256)\n"
     "      --trace FILE    after the timed runs, trace one more hyla run of\n"
     "                      each case into FILE (Chrome/Perfetto JSON; the\n"
     "                      last case wins); scripts/trace_svg.py draws it\n"
@@ -100,7 +103,8 @@ static void parse(int argc, char **argv, options_t *o)
         STREAMS,
         MAPPING,
         TRSMINV,
-        RESERVE
+        RESERVE,
+        PANELROWS
     };
     static const struct option longs[] = {
         {"routine", required_argument, 0, 'r'},
@@ -127,6 +131,7 @@ static void parse(int argc, char **argv, options_t *o)
         {"mapping", required_argument, 0, MAPPING},
         {"trsm-inv", no_argument, 0, TRSMINV},
         {"reserved-sms", required_argument, 0, RESERVE},
+        {"panel-rows", required_argument, 0, PANELROWS},
         {"help", no_argument, 0, 'h'},
         {0, 0, 0, 0}};
     *o = (options_t){.routines = "getrf,potrf",
@@ -162,6 +167,9 @@ static void parse(int argc, char **argv, options_t *o)
         case TRSMINV: o->cfg.trsm_inverse = 1; break;
         case RESERVE:
             o->cfg.gpu_reserved_sms = parse_int(optarg, "--reserved-sms", 0);
+            break;
+        case PANELROWS:
+            o->cfg.gpu_panel_rows = parse_int(optarg, "--panel-rows", 0);
             break;
         case MAPPING:
             if (!strcmp(optarg, "scheduler"))
@@ -272,7 +280,7 @@ int main(int argc, char **argv)
                      "ncpu,ngpu,scheduler,api,hyla_s_min,hyla_s_median,"
                      "hyla_gflops,ref,ref_s_min,ref_s_median,ref_gflops,"
                      "ratio,residual,status,gpu_streams,mapping,trsm_inv,"
-                     "reserved_sms\n");
+                     "reserved_sms,panel_rows\n");
     printf("%-6s %4s %6s %5s %3s %4s %9s %9s %8s | %9s %8s | %6s %9s  %s\n",
            "routine", "prec", "m|n", "nb", "la", "ncpu", "hyla_s", "median",
            "GFLOP/s", "ref_s", "GFLOP/s", "ratio", "residual", "status");
@@ -369,7 +377,7 @@ int main(int argc, char **argv)
                     fprintf(csv,
                             "%s,%s,%d,%d,%d,%d,%d,%d,%s,%d,%d,%s,%s,%.6f,"
                             "%.6f,%.2f,%s,%.6f,%.6f,%.2f,%.4f,%.3e,%s,%d,%s,"
-                            "%d,%d\n",
+                            "%d,%d,%d\n",
                             rt, p, c.m, c.n, c.nrhs, used.nb, used.lookahead,
                             used.panel_threads, mode_name(used.mode),
                             used.ncpus, used.ngpus, used.scheduler,
@@ -381,7 +389,8 @@ int main(int argc, char **argv)
                             used.gpu_streams,
                             used.mapping == HYLA_MAP_CYCLIC ? "cyclic"
                                                             : "scheduler",
-                            used.trsm_inverse, used.gpu_reserved_sms);
+                            used.trsm_inverse, used.gpu_reserved_sms,
+                            used.gpu_panel_rows);
             }
             free(sizes);
         }

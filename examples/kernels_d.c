@@ -242,7 +242,7 @@ static int run_hyla_getrf(void *arg)
 {
     struct getrf_run *p = arg;
     return hyla_cuda_dgetrf_panel(p->blas, p->tile, p->ntiles, p->n, p->m, p->n,
-                                  p->n, p->dipiv, 0, p->dinfo, p->dwork, 0);
+                                  p->n, p->dipiv, 0, p->dinfo, p->dwork, 0, 0);
 }
 
 static int run_ref_getrf(void *arg)

@@ -6,9 +6,10 @@
 
 #include "runtime.h"
 
-// A = P L U, pivots into P.
+// A = P L U, pivots into P; with a workspace (ws->inv not NULL) the
+// solves by the diagonal tiles are GEMMs by their inverses.
 void hyla_pdgetrf(const hyla_desc_t *A, const hyla_pivots_t *P, int lookahead,
-                  hyla_seq_t *seq);
+                  const hyla_trsm_ws_t *ws, hyla_seq_t *seq);
 
 // A = L L^T (uplo HYLA_LOWER) or U^T U (HYLA_UPPER); with a workspace
 // (ws->inv not NULL) the solves by the diagonal tiles are GEMMs by their

@@ -105,6 +105,7 @@ HYLA_EXPORT int hyla_config_init(hyla_config_t *cfg)
     cfg->mapping = HYLA_MAP_SCHEDULER;
     cfg->trsm_inverse = 0;
     cfg->gpu_reserved_sms = 0;
+    cfg->gpu_panel_rows = 0;
 
     // Each override is applied on its own: one bad variable does not
     // discard the others.
@@ -127,6 +128,7 @@ HYLA_EXPORT int hyla_config_init(hyla_config_t *cfg)
         rc = r;
     if ((r = env_int("HYLA_GPU_RESERVED_SMS", 0, &cfg->gpu_reserved_sms)))
         rc = r;
+    if ((r = env_int("HYLA_GPU_PANEL_ROWS", 0, &cfg->gpu_panel_rows))) rc = r;
     return rc;
 }
 
@@ -157,6 +159,8 @@ static int check_config(const hyla_config_t *c)
         why = "trsm_inverse must be 0 or 1";
     else if (c->gpu_reserved_sms < 0)
         why = "gpu_reserved_sms must be >= 0";
+    else if (c->gpu_panel_rows < 0)
+        why = "gpu_panel_rows must be >= 0";
     if (why) return hyla_rt_error(-1, "hyla_init: %s", why);
     return 0;
 }
@@ -249,7 +253,7 @@ HYLA_EXPORT int hyla_init(const hyla_config_t *cfg)
         return hyla_rt_error(HYLA_ERR_NOT_SUPPORTED,
                              "hyla_init: mode %s, but no GPU was found", name);
     }
-    c.mode = !ngpus                         ? HYLA_MODE_CPU
+    c.mode = !ngpus                       ? HYLA_MODE_CPU
              : c.mode == HYLA_MODE_NATIVE ? HYLA_MODE_NATIVE
                                           : HYLA_MODE_HYBRID;
     c.ngpus = ngpus;

@@ -232,14 +232,15 @@ void hyla_rt_pivots_destroy(hyla_pivots_t *P)
     P->handles = NULL;
 }
 
-int hyla_rt_trsm_ws_create(hyla_trsm_ws_t *ws, const hyla_desc_t *A)
+int hyla_rt_trsm_ws_create(const char *r, hyla_trsm_ws_t *ws,
+                           const hyla_desc_t *A)
 {
     *ws = (hyla_trsm_ws_t){NULL, NULL};
     if (!hyla_rt_config()->trsm_inverse || A->nt == 0) return HYLA_SUCCESS;
     // The inverses live where they are computed: no host copy, no pinning.
     int rc =
         desc_new(&ws->inv, A->dtype, hyla_imin(A->nb, A->n), A->n, A->nb, 1);
-    if (rc) return rc;
+    if (rc) return hyla_rt_error(rc, "%s: no memory for the workspace", r);
     // A scratch tile: each worker gets its own buffer, never transferred.
     starpu_data_handle_t s;
     starpu_matrix_data_register(&s, -1, 0, (uint32_t)A->nb, (uint32_t)A->nb,

@@ -14,10 +14,13 @@ HYLA_EXPORT int hyla_dgetrf_tile(hyla_desc_t *A, int *ipiv)
 
     hyla_seq_t seq;
     hyla_pivots_t P;
+    hyla_trsm_ws_t ws = {NULL, NULL};
     hyla_rt_seq_init(&seq, 0);
     rc = hyla_rt_pivots_create(&P, ipiv, hyla_imin(A->m, A->n), A->nb);
-    if (!rc) hyla_pdgetrf(A, &P, hyla_rt_config()->lookahead, &seq);
+    if (!rc) rc = hyla_rt_trsm_ws_create(r, &ws, A);
+    if (!rc) hyla_pdgetrf(A, &P, hyla_rt_config()->lookahead, &ws, &seq);
     int info = hyla_rt_seq_wait(&seq);
+    hyla_rt_trsm_ws_destroy(&ws);
     hyla_rt_pivots_destroy(&P);
     return rc ? rc : info;
 }
@@ -41,14 +44,17 @@ HYLA_EXPORT int hyla_dgetrf(int m, int n, double *A, int lda, int *ipiv)
                              n);
     hyla_seq_t seq;
     hyla_pivots_t P;
+    hyla_trsm_ws_t ws = {NULL, NULL};
     hyla_rt_seq_init(&seq, 0);
     rc = hyla_rt_pivots_create(&P, ipiv, hyla_imin(m, n), T->nb);
+    if (!rc) rc = hyla_rt_trsm_ws_create(r, &ws, T);
     if (!rc) {
         hyla_pdlap_to_desc(HYLA_FULL, A, lda, T, &seq);
-        hyla_pdgetrf(T, &P, hyla_rt_config()->lookahead, &seq);
+        hyla_pdgetrf(T, &P, hyla_rt_config()->lookahead, &ws, &seq);
         hyla_pddesc_to_lap(HYLA_FULL, T, A, lda, &seq);
     }
     int info = hyla_rt_seq_wait(&seq);
+    hyla_rt_trsm_ws_destroy(&ws);
     hyla_rt_pivots_destroy(&P);
     hyla_desc_destroy(&T);
     return rc ? rc : info;

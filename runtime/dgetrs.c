@@ -123,9 +123,12 @@ HYLA_EXPORT int hyla_dgesv(int n, int nrhs, double *A, int lda, int *ipiv,
     struct lap_solve s;
     rc = lap_begin(&s, r, n, nrhs, A, lda, ipiv, B, ldb);
     if (rc) return lap_end(&s, rc);
-    hyla_pdgetrf(s.A, &s.P, hyla_rt_config()->lookahead, &s.seq);
+    hyla_trsm_ws_t ws;
+    if ((rc = hyla_rt_trsm_ws_create(r, &ws, s.A))) return lap_end(&s, rc);
+    hyla_pdgetrf(s.A, &s.P, hyla_rt_config()->lookahead, &ws, &s.seq);
     hyla_pddesc_to_lap(HYLA_FULL, s.A, A, lda, &s.seq);
     int info = hyla_rt_seq_wait(&s.seq);
+    hyla_rt_trsm_ws_destroy(&ws);
     if (info == 0) {
         hyla_rt_seq_init(&s.seq, 0);
         hyla_pdgetrs(HYLA_NO_TRANS, s.A, &s.P, s.B, &s.seq);

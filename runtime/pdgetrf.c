@@ -8,7 +8,7 @@
 // the columns to its right, those within lookahead at high priority; then
 // apply the interchanges to the columns on its left, at the lowest priority.
 void hyla_pdgetrf(const hyla_desc_t *A, const hyla_pivots_t *P, int lookahead,
-                  hyla_seq_t *seq)
+                  const hyla_trsm_ws_t *ws, hyla_seq_t *seq)
 {
     hyla_task_opts_t o = hyla_task_opts(seq);
     int mt = A->mt, nt = A->nt;
@@ -18,6 +18,12 @@ void hyla_pdgetrf(const hyla_desc_t *A, const hyla_pivots_t *P, int lookahead,
         // A(k:mt-1, k) = P_k L_k U_kk
         o.priority = hyla_prio_panel(nt, k);
         hyla_task_dgetrf_panel(&o, A, k, P);
+        // W = L_kk^-1, for the solves by L_kk as GEMMs
+        if (ws->inv && k + 1 < nt) {
+            o.owner = k;
+            hyla_task_dtrtri(&o, HYLA_LOWER, HYLA_UNIT, k * A->nb, A, k, k,
+                             ws->inv, 0, k);
+        }
 
         for (int n = k + 1; n < nt; n++) {
             o.priority = hyla_prio_update(nt, k, n, lookahead);
@@ -25,8 +31,12 @@ void hyla_pdgetrf(const hyla_desc_t *A, const hyla_pivots_t *P, int lookahead,
             // A(k:mt-1, n) = P_k A(k:mt-1, n)
             hyla_task_dlaswp(&o, A, k, n, P, 1);
             // A(k, n) = L_kk^-1 A(k, n)
-            hyla_task_dtrsm(&o, HYLA_LEFT, HYLA_LOWER, HYLA_NO_TRANS, HYLA_UNIT,
-                            1.0, A, k, k, A, k, n);
+            if (ws->inv)
+                hyla_task_dtrsm_inv(&o, HYLA_LEFT, HYLA_NO_TRANS, ws->inv, 0, k,
+                                    A, k, n, ws->scratch);
+            else
+                hyla_task_dtrsm(&o, HYLA_LEFT, HYLA_LOWER, HYLA_NO_TRANS,
+                                HYLA_UNIT, 1.0, A, k, k, A, k, n);
             // A(m, n) -= A(m, k) A(k, n)
             for (int m = k + 1; m < mt; m++)
                 hyla_task_dgemm(&o, HYLA_NO_TRANS, HYLA_NO_TRANS, -1.0, A, m, k,

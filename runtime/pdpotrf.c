@@ -12,7 +12,8 @@ static void solve(int uplo, const hyla_desc_t *A, int k,
     int nt = A->nt;
     if (ws->inv) {
         o->owner = k;
-        hyla_task_dtrtri(o, uplo, k * A->nb, A, k, k, ws->inv, 0, k);
+        hyla_task_dtrtri(o, uplo, HYLA_NON_UNIT, k * A->nb, A, k, k, ws->inv, 0,
+                         k);
     }
     for (int i = k + 1; i < nt; i++) {
         int m = uplo == HYLA_LOWER ? i : k, n = uplo == HYLA_LOWER ? k : i;

@@ -55,7 +55,9 @@ typedef struct hyla_trsm_ws {
     void *scratch;
 } hyla_trsm_ws_t;
 
-int hyla_rt_trsm_ws_create(hyla_trsm_ws_t *ws, const hyla_desc_t *A);
+// For factoring A in routine r; on failure the error (detail set).
+int hyla_rt_trsm_ws_create(const char *r, hyla_trsm_ws_t *ws,
+                           const hyla_desc_t *A);
 // After the tasks that use it.
 void hyla_rt_trsm_ws_destroy(hyla_trsm_ws_t *ws);
 

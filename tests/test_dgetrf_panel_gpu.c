@@ -21,12 +21,14 @@
 //    leaf, on leaf and recursion edges, the last) and a zero matrix;
 //  - the pivots offset by the panel's global position;
 //  - leaves on 1 and 8 SMs: narrower leaves, or all SMs where the panel
-//    does not fit on so few.
+//    does not fit on so few;
+//  - leaf blocks of 16 to 2048 rows (more than shared memory holds).
 // Exits 77 (SKIP) without a GPU.  Run it under compute-sanitizer.
 
 static cublasHandle_t handle;
 static void *dwork;
-static int sms; // SMs the leaves may use, 0: all
+static int sms;  // SMs the leaves may use, 0: all
+static int rows; // rows of a leaf block, 0: the default
 
 enum { GEN_RANDOM, GEN_PIVOTED, GEN_TIES };
 
@@ -56,7 +58,7 @@ static int factor(int m, int n, int mb, double *A, int lda, int *ipiv, int off)
     }
     if (failed ||
         hyla_cuda_dgetrf_panel(handle, dtile, ntiles, mb, m, n, ld, dipiv, off,
-                               dinfo, dwork, sms) ||
+                               dinfo, dwork, sms, rows) ||
         cudaDeviceSynchronize() ||
         cudaMemcpy(ipiv, dipiv, sizeof(int) * kb, cudaMemcpyDeviceToHost) ||
         cudaMemcpy(&info, dinfo, sizeof(int), cudaMemcpyDeviceToHost))
@@ -126,8 +128,9 @@ static void run(int m, int n, int mb, int gen, int zero, int off, int seed)
                        ? hyla_check_dresid_getrf(m, n, A, lda, F, lda, ipiv)
                        : 0.0;
     char note[128];
-    snprintf(note, sizeof note, "mb=%d off=%d sms=%d info=%d/%d%s%s%s%s", mb,
-             off, sms, info, rinfo,
+    snprintf(note, sizeof note,
+             "mb=%d off=%d sms=%d rows=%d info=%d/%d%s%s%s%s", mb, off, sms,
+             rows, info, rinfo,
              gen == GEN_TIES      ? " ties"
              : gen == GEN_PIVOTED ? " pivoted"
                                   : "",
@@ -184,6 +187,13 @@ int main(void)
         run(3001, 255, 256, GEN_PIVOTED, -1, 0, seed++);
     }
     sms = 0;
+    static const int block_rows[] = {16, 100, 512, 1024, 2048};
+    for (size_t i = 0; i < sizeof block_rows / sizeof block_rows[0]; i++) {
+        rows = block_rows[i];
+        run(16384, 256, 256, GEN_RANDOM, -1, 0, seed++);
+        run(3001, 255, 256, GEN_TIES, 77, 0, seed++);
+    }
+    rows = 0;
     cudaFree(dwork);
     cublasDestroy(handle);
     return th_end();

@@ -15,8 +15,9 @@
 
 // Checks hyla_cuda_dtrtri and hyla_cpu_dtrtri on row-major tiles, both
 // triangles, orders around the GPU kernel's 64-column leaf and its
-// recursion (1 to 1024), a leading dimension wider than the tile and
-// garbage in the other triangle of A: LAPACK's residual for an inverse,
+// recursion (1 to 1024), unit and non-unit diagonals, a leading dimension
+// wider than the tile and garbage in the other triangle of A (and on the
+// diagonal of a unit one): LAPACK's residual for an inverse,
 // ||W T - I|| / (||T|| ||W|| n eps) (1-norms, T the triangle), the other
 // triangle of W exactly zero, and A unchanged.  With the argument "cpu"
 // the CPU kernel, else the GPU one (exit 77, SKIP, without a GPU).  Run
@@ -39,7 +40,8 @@ static double norm1(int n, const double *X, int ld)
 
 // Inverts the uplo triangle of the row-major tile A (n-by-n, ld) into W
 // (same ld) on the GPU; returns 0 or -1 on a CUDA failure.
-static int gpu_inverse(int uplo, int n, const double *A, double *W, int ld)
+static int gpu_inverse(int uplo, int diag, int n, const double *A, double *W,
+                       int ld)
 {
     size_t bytes = sizeof(double) * (size_t)n * ld;
     double *dA = NULL, *dW = NULL;
@@ -49,7 +51,7 @@ static int gpu_inverse(int uplo, int n, const double *A, double *W, int ld)
         cudaMemcpy(dA, A, bytes, cudaMemcpyHostToDevice) ||
         cudaMemset(dW, 0xff, bytes)) // NaN everywhere: every entry written
         goto out;
-    if (!hyla_cuda_dtrtri(handle, uplo, n, dA, ld, dW, ld) &&
+    if (!hyla_cuda_dtrtri(handle, uplo, diag, n, dA, ld, dW, ld) &&
         !cudaDeviceSynchronize() &&
         !cudaMemcpy(W, dW, bytes, cudaMemcpyDeviceToHost))
         rc = 0;
@@ -59,7 +61,7 @@ out:
     return rc;
 }
 
-static void run(int gpu, int uplo, int n, int seed)
+static void run(int gpu, int uplo, int diag, int n, int seed)
 {
     int ld = n + 3;
     size_t size = (size_t)n * ld + 1;
@@ -79,14 +81,19 @@ static void run(int gpu, int uplo, int n, int seed)
             double v = !in                  ? 1e30
                        : uplo == HYLA_LOWER ? S[i + (size_t)j * n]
                                             : S[j + (size_t)i * n];
+            if (in && i == j && diag == HYLA_UNIT) {
+                A[(size_t)i * ld + j] = 1e30; // never read
+                T[(size_t)i * ld + j] = 1.0;
+                continue;
+            }
             A[(size_t)i * ld + j] = v;
             if (in) T[(size_t)i * ld + j] = v;
         }
     memcpy(A0, A, sizeof(double) * size);
 
     th_tic();
-    int rc = gpu ? gpu_inverse(uplo, n, A, W, ld)
-                 : hyla_cpu_dtrtri(uplo, n, A, ld, W, ld);
+    int rc = gpu ? gpu_inverse(uplo, diag, n, A, W, ld)
+                 : hyla_cpu_dtrtri(uplo, diag, n, A, ld, W, ld);
     double t = th_toc();
 
     // R = W T - I; the other triangle of W must be exactly zero.
@@ -106,9 +113,9 @@ static void run(int gpu, int uplo, int n, int seed)
     }
     int same = !memcmp(A, A0, sizeof(double) * size);
     char note[96];
-    snprintf(note, sizeof note, "%s uplo=%c%s%s", gpu ? "gpu" : "cpu",
-             uplo == HYLA_LOWER ? 'L' : 'U', zero ? "" : " other-triangle!=0",
-             same ? "" : " A-changed");
+    snprintf(note, sizeof note, "%s uplo=%c diag=%c%s%s", gpu ? "gpu" : "cpu",
+             uplo == HYLA_LOWER ? 'L' : 'U', diag == HYLA_UNIT ? 'U' : 'N',
+             zero ? "" : " other-triangle!=0", same ? "" : " A-changed");
     th_row("dtrtri", n, n, 64, t, n * (double)n * n / 3.0, resid,
            rc == 0 && !isnan(resid) && resid <= HYLA_CHECK_TOL && zero && same,
            note);
@@ -129,8 +136,9 @@ int main(int argc, char **argv)
     static const int ns[] = {1, 5, 63, 64, 65, 128, 200, 511, 1024};
     int seed = 1;
     for (int uplo = HYLA_UPPER; uplo <= HYLA_LOWER; uplo++)
-        for (size_t i = 0; i < sizeof ns / sizeof ns[0]; i++)
-            run(gpu, uplo, ns[i], seed++);
+        for (int diag = HYLA_NON_UNIT; diag <= HYLA_UNIT; diag++)
+            for (size_t i = 0; i < sizeof ns / sizeof ns[0]; i++)
+                run(gpu, uplo, diag, ns[i], seed++);
     if (gpu) cublasDestroy(handle);
     return th_end();
 }

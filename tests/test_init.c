@@ -28,11 +28,18 @@
 // with a factorization in between; the error detail is per thread; every
 // status has a non-empty string.
 
-static const char *const env_vars[] = {
-    "HYLA_NCPUS",     "HYLA_NGPUS",           "HYLA_NB",
-    "HYLA_LOOKAHEAD", "HYLA_PANEL_THREADS",   "HYLA_MODE",
-    "HYLA_SCHED",     "HYLA_GPU_STREAMS",     "HYLA_MAPPING",
-    "HYLA_TRSM_INV",  "HYLA_GPU_RESERVED_SMS"};
+static const char *const env_vars[] = {"HYLA_NCPUS",
+                                       "HYLA_NGPUS",
+                                       "HYLA_NB",
+                                       "HYLA_LOOKAHEAD",
+                                       "HYLA_PANEL_THREADS",
+                                       "HYLA_MODE",
+                                       "HYLA_SCHED",
+                                       "HYLA_GPU_STREAMS",
+                                       "HYLA_MAPPING",
+                                       "HYLA_TRSM_INV",
+                                       "HYLA_GPU_RESERVED_SMS",
+                                       "HYLA_GPU_PANEL_ROWS"};
 
 static void clear_env(void)
 {
@@ -108,7 +115,7 @@ static void bad_configs(void)
 {
     static const char long_name[] =
         "a-scheduler-name-far-longer-than-any-starpu-policy-name-0123456789";
-    for (int k = 0; k < 17; k++) {
+    for (int k = 0; k < 18; k++) {
         hyla_config_t c = good();
         const char *what = "";
         switch (k) {
@@ -176,6 +183,10 @@ static void bad_configs(void)
         case 15:
             c.gpu_reserved_sms = -1;
             what = "gpu_reserved_sms = -1";
+            break;
+        case 17:
+            c.gpu_panel_rows = -1;
+            what = "gpu_panel_rows = -1";
             break;
         default: c.scheduler = long_name; what = "long scheduler name";
         }
@@ -265,8 +276,7 @@ static void worker_counts(void)
                      got.panel_threads == (c.panel_threads < got.ncpus
                                                ? c.panel_threads
                                                : got.ncpus) &&
-                     got.scheduler &&
-                     !strcmp(got.scheduler, "eager"),
+                     got.scheduler && !strcmp(got.scheduler, "eager"),
                  "config_get after ncpus = %d: ncpus %d (%ld cores), nb %d, "
                  "lookahead %d, scheduler '%s'",
                  want, got.ncpus, cores, got.nb, got.lookahead,
@@ -332,12 +342,16 @@ static void environment(void)
     TH_STATUS(env_case("HYLA_GPU_RESERVED_SMS", "16", &c), 0);
     th_check(c.gpu_reserved_sms == 16, "HYLA_GPU_RESERVED_SMS=16: %d",
              c.gpu_reserved_sms);
+    TH_STATUS(env_case("HYLA_GPU_PANEL_ROWS", "512", &c), 0);
+    th_check(c.gpu_panel_rows == 512, "HYLA_GPU_PANEL_ROWS=512: %d",
+             c.gpu_panel_rows);
     th_check(def.gpu_streams == 0 && def.mapping == HYLA_MAP_SCHEDULER &&
-                 def.trsm_inverse == 0 && def.gpu_reserved_sms == 0,
+                 def.trsm_inverse == 0 && def.gpu_reserved_sms == 0 &&
+                 def.gpu_panel_rows == 0,
              "defaults: gpu_streams %d, mapping %d, trsm_inverse %d, "
-             "gpu_reserved_sms %d",
+             "gpu_reserved_sms %d, gpu_panel_rows %d",
              def.gpu_streams, (int)def.mapping, def.trsm_inverse,
-             def.gpu_reserved_sms);
+             def.gpu_reserved_sms, def.gpu_panel_rows);
     clear_env();
     setenv("HYLA_SCHED", "eager", 1);
     TH_STATUS(hyla_config_init(&c), 0);

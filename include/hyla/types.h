@@ -84,10 +84,13 @@ typedef struct hyla_config {
     const char *scheduler; /**< StarPU scheduling policy; NULL: default */
     int gpu_streams;       /**< CUDA streams (workers) per GPU, <= 8; 0: 2 */
     hyla_mapping_t mapping; /**< placement of the GPU tasks */
-    int trsm_inverse;       /**< Cholesky: each TRSM as a GEMM by the
-                                 inverted diagonal tile (1) or a TRSM (0) */
+    int trsm_inverse;       /**< Cholesky and LU: each solve by a diagonal
+                                 tile as a GEMM by its inverse (1) or a
+                                 TRSM (0) */
     int gpu_reserved_sms;   /**< SMs of each GPU that the cuBLAS calls off
                                  the critical path leave to it; 0: none */
+    int gpu_panel_rows;     /**< rows of one thread block of the GPU LU
+                                 panel; 0: 256 */
 } hyla_config_t;
 
 /** A tile matrix in CRRB layout (opaque); see hyla_desc_create(). */
