@@ -41,8 +41,10 @@ static void machine_defaults(hyla_config_t *cfg)
 static const char *default_scheduler = "lws";
 static const char *default_gpu_scheduler = "dmdas";
 // Two streams per GPU: +10 to +22 % on the H100 Cholesky over one, and no
-// gain from four (docs/perf).
+// gain from four; in native mode three: -8 % time on the H100 LU at
+// n = 16384 over two (docs/perf).
 static const int default_gpu_streams = 2;
+static const int native_gpu_streams = 3;
 
 //==== environment (read here and nowhere else) ====
 
@@ -89,7 +91,7 @@ static int env_name(const char *var, const char *const *names, int count,
 // value order.
 static const char *const mode_names[] = {"auto", "cpu", "hybrid", "native"};
 static const char *const mapping_names[] = {"scheduler", "cyclic"};
-static const char *const flag_names[] = {"0", "1"};
+static const char *const inverse_names[] = {"auto", "0", "1"}; // -1, 0, 1
 #define NAMES(a) (a), (int)(sizeof(a) / sizeof((a)[0]))
 
 HYLA_EXPORT int hyla_config_init(hyla_config_t *cfg)
@@ -103,7 +105,7 @@ HYLA_EXPORT int hyla_config_init(hyla_config_t *cfg)
     cfg->scheduler = NULL;
     cfg->gpu_streams = 0;
     cfg->mapping = HYLA_MAP_SCHEDULER;
-    cfg->trsm_inverse = 0;
+    cfg->trsm_inverse = -1;
     cfg->gpu_reserved_sms = 0;
     cfg->gpu_panel_rows = 0;
 
@@ -124,8 +126,9 @@ HYLA_EXPORT int hyla_config_init(hyla_config_t *cfg)
     v = (int)cfg->mapping;
     if ((r = env_name("HYLA_MAPPING", NAMES(mapping_names), &v))) rc = r;
     cfg->mapping = (hyla_mapping_t)v;
-    if ((r = env_name("HYLA_TRSM_INV", NAMES(flag_names), &cfg->trsm_inverse)))
-        rc = r;
+    v = cfg->trsm_inverse + 1;
+    if ((r = env_name("HYLA_TRSM_INV", NAMES(inverse_names), &v))) rc = r;
+    cfg->trsm_inverse = v - 1;
     if ((r = env_int("HYLA_GPU_RESERVED_SMS", 0, &cfg->gpu_reserved_sms)))
         rc = r;
     if ((r = env_int("HYLA_GPU_PANEL_ROWS", 0, &cfg->gpu_panel_rows))) rc = r;
@@ -155,8 +158,8 @@ static int check_config(const hyla_config_t *c)
         why = "gpu_streams must be in 0 .. HYLA_MAX_GPU_STREAMS (8)";
     else if (c->mapping != HYLA_MAP_SCHEDULER && c->mapping != HYLA_MAP_CYCLIC)
         why = "mapping is not a hyla_mapping_t";
-    else if (c->trsm_inverse != 0 && c->trsm_inverse != 1)
-        why = "trsm_inverse must be 0 or 1";
+    else if (c->trsm_inverse < -1 || c->trsm_inverse > 1)
+        why = "trsm_inverse must be -1, 0 or 1";
     else if (c->gpu_reserved_sms < 0)
         why = "gpu_reserved_sms must be >= 0";
     else if (c->gpu_panel_rows < 0)
@@ -182,7 +185,9 @@ static int start_starpu(const hyla_config_t *c, int ngpus)
     conf.precedence_over_environment_variables = 1;
     // Streams per GPU have no starpu_conf field: StarPU reads them from
     // its environment only, at starpu_init.  Set it for that call.
-    int streams = c->gpu_streams ? c->gpu_streams : default_gpu_streams;
+    int streams = c->gpu_streams                ? c->gpu_streams
+                  : c->mode == HYLA_MODE_NATIVE ? native_gpu_streams
+                                                : default_gpu_streams;
     const char *old = getenv("STARPU_NWORKER_PER_CUDA");
     char *saved = old ? strdup(old) : NULL;
     char value[16];
@@ -258,6 +263,9 @@ HYLA_EXPORT int hyla_init(const hyla_config_t *cfg)
                                           : HYLA_MODE_HYBRID;
     c.ngpus = ngpus;
     c.gpu_streams = ngpus ? hyla_rt_gpu_streams() : 0;
+    // Native mode solves by inverses: the GPU's TRSMs are slow on the
+    // critical path (docs/perf).
+    if (c.trsm_inverse < 0) c.trsm_inverse = c.mode == HYLA_MODE_NATIVE;
     if (ngpus) starpu_cublas_init();
     starpu_malloc_set_align(64);
 

@@ -177,8 +177,8 @@ static void bad_configs(void)
             what = "trsm_inverse = 2";
             break;
         case 14:
-            c.trsm_inverse = -1;
-            what = "trsm_inverse = -1";
+            c.trsm_inverse = -2;
+            what = "trsm_inverse = -2";
             break;
         case 15:
             c.gpu_reserved_sms = -1;
@@ -217,10 +217,16 @@ static int gpu_mode(hyla_mode_t mode, const char *name, int ncpus)
     if (rc == 0) {
         hyla_config_t got;
         TH_STATUS(hyla_config_get(&got), 0);
+        // Native mode's defaults: three streams, solves by inverses.
+        int native = mode == HYLA_MODE_NATIVE;
         th_check(got.mode == mode && got.ngpus >= 1 &&
-                     (ncpus < 0 || got.ncpus == ncpus),
-                 "mode %s: resolved to mode %d, ngpus %d, ncpus %d", name,
-                 (int)got.mode, got.ngpus, got.ncpus);
+                     (ncpus < 0 || got.ncpus == ncpus) &&
+                     got.gpu_streams == (native ? 3 : 2) &&
+                     got.trsm_inverse == native,
+                 "mode %s: resolved to mode %d, ngpus %d, ncpus %d, "
+                 "gpu_streams %d, trsm_inverse %d",
+                 name, (int)got.mode, got.ngpus, got.ncpus, got.gpu_streams,
+                 got.trsm_inverse);
         TH_STATUS(hyla_finalize(), 0);
         return 1;
     }
@@ -339,6 +345,10 @@ static void environment(void)
              (int)c.mapping);
     TH_STATUS(env_case("HYLA_TRSM_INV", "1", &c), 0);
     th_check(c.trsm_inverse == 1, "HYLA_TRSM_INV=1: %d", c.trsm_inverse);
+    TH_STATUS(env_case("HYLA_TRSM_INV", "0", &c), 0);
+    th_check(c.trsm_inverse == 0, "HYLA_TRSM_INV=0: %d", c.trsm_inverse);
+    TH_STATUS(env_case("HYLA_TRSM_INV", "auto", &c), 0);
+    th_check(c.trsm_inverse == -1, "HYLA_TRSM_INV=auto: %d", c.trsm_inverse);
     TH_STATUS(env_case("HYLA_GPU_RESERVED_SMS", "16", &c), 0);
     th_check(c.gpu_reserved_sms == 16, "HYLA_GPU_RESERVED_SMS=16: %d",
              c.gpu_reserved_sms);
@@ -346,7 +356,7 @@ static void environment(void)
     th_check(c.gpu_panel_rows == 512, "HYLA_GPU_PANEL_ROWS=512: %d",
              c.gpu_panel_rows);
     th_check(def.gpu_streams == 0 && def.mapping == HYLA_MAP_SCHEDULER &&
-                 def.trsm_inverse == 0 && def.gpu_reserved_sms == 0 &&
+                 def.trsm_inverse == -1 && def.gpu_reserved_sms == 0 &&
                  def.gpu_panel_rows == 0,
              "defaults: gpu_streams %d, mapping %d, trsm_inverse %d, "
              "gpu_reserved_sms %d, gpu_panel_rows %d",

@@ -82,11 +82,12 @@ typedef struct hyla_config {
     int panel_threads;     /**< CPU threads factoring one LU panel, >= 1 */
     hyla_mode_t mode;      /**< where the tasks run */
     const char *scheduler; /**< StarPU scheduling policy; NULL: default */
-    int gpu_streams;       /**< CUDA streams (workers) per GPU, <= 8; 0: 2 */
+    int gpu_streams;       /**< CUDA streams (workers) per GPU, <= 8; 0: 2,
+                                3 in native mode */
     hyla_mapping_t mapping; /**< placement of the GPU tasks */
-    int trsm_inverse;       /**< Cholesky and LU: each solve by a diagonal
-                                 tile as a GEMM by its inverse (1) or a
-                                 TRSM (0) */
+    int trsm_inverse;       /**< solves by the diagonal tiles (Cholesky,
+                                 LU) as GEMMs by their inverses: 1 yes,
+                                 0 no, -1 in native mode only */
     int gpu_reserved_sms;   /**< SMs of each GPU that the cuBLAS calls off
                                  the critical path leave to it; 0: none */
     int gpu_panel_rows;     /**< rows of one thread block of the GPU LU
