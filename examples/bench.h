@@ -25,6 +25,7 @@ typedef struct bench_result {
     double t_min, t_median; // seconds
     double resid;           // scaled residual of the last run, or -1
     int info;               // status of the last run
+    double gpu_j, cpu_j;    // joules of one timed run (--energy), or -1
 } bench_result_t;
 
 // Floating-point operations of a case (LAPACK's counts).

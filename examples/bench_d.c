@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // hyla-bench cases, double precision.  @precisions d -> s
 #include "bench.h"
+#include "energy.h"
 #include "check.h"
 
 #include <hyla.h>
@@ -130,6 +131,7 @@ static int run_ref(input_t *in, const char *ref, seconds_t *seconds)
     seconds_t t = bench_now();
     int info = run_lapack(in, ref);
     *seconds = bench_now() - t;
+    energy_mark(t, t + *seconds);
     return info;
 }
 
@@ -186,6 +188,7 @@ static int run_hyla_tile(input_t *in, seconds_t *seconds)
     default: rc = hyla_dposv_tile('L', A, B);
     }
     *seconds = bench_now() - t;
+    energy_mark(t, t + *seconds);
     if (rc >= 0 && !hyla_ddesc_to_lap(A, in->A, m) && in->nrhs)
         hyla_ddesc_to_lap(B, in->B, n);
 out:
@@ -205,6 +208,7 @@ static int measure(const bench_case_t *c, int hyla, bench_result_t *r)
     seconds_t *t = malloc(sizeof(seconds_t) * runs);
     for (int i = warm ? -1 : 0; i < runs; i++) {
         input_reset(&in);
+        if (i == 0) energy_reset(); // the warm-up does not count
         seconds_t s = bench_now();
         if (!hyla)
             r->info = run_ref(&in, c->ref, &s);
@@ -212,10 +216,15 @@ static int measure(const bench_case_t *c, int hyla, bench_result_t *r)
             r->info = run_hyla_lapack(&in);
         else
             r->info = run_hyla_tile(&in, &s);
-        if (hyla && !c->tile) s = bench_now() - s;
+        if (hyla && !c->tile) {
+            seconds_t t0 = s;
+            s = bench_now() - s;
+            energy_mark(t0, t0 + s);
+        }
         if (i >= 0) t[i] = s;
     }
     bench_summarize(t, runs, r);
+    energy_per_call(&r->gpu_j, &r->cpu_j);
     r->resid = c->check && r->info == 0 ? residual(&in) : -1.0;
     if (hyla && c->trace) {
         // One more run, recorded.

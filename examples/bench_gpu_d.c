@@ -2,6 +2,7 @@
 // hyla-bench's GPU reference: cuSOLVER, double precision.
 // @precisions d -> s
 #include "bench.h"
+#include "energy.h"
 
 #include <cuda_runtime.h>
 #include <cusolverDn.h>
@@ -40,6 +41,7 @@ int bench_dcusolver(int potrf, int m, int n, double *A, int *ipiv,
         cusolverDnDgetrf(h, m, n, dA, m, work, dipiv, dinfo);
     if (cudaDeviceSynchronize()) goto out;
     *seconds = bench_now() - t;
+    energy_mark(t, t + *seconds);
     if (cudaMemcpy(A, dA, bytes, cudaMemcpyDeviceToHost) ||
         cudaMemcpy(&info, dinfo, sizeof(int), cudaMemcpyDeviceToHost) ||
         (!potrf && cudaMemcpy(ipiv, dipiv, sizeof(int) * (m < n ? m : n),

@@ -2,6 +2,7 @@
 // hyla-bench's multi-GPU reference: cuSolverMg, double precision.
 // @precisions d -> s
 #include "bench.h"
+#include "energy.h"
 
 #include <cuda_runtime.h>
 #include <cusolverMg.h>
@@ -108,6 +109,7 @@ int bench_dcusolvermg(int potrf, int m, int n, int ngpus, double *A, int *ipiv,
         if (cudaDeviceSynchronize()) st = 1;
     }
     *seconds = bench_now() - t;
+    energy_mark(t, t + *seconds);
     if (st) {
         info = -1000;
         goto out;

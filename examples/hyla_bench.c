@@ -4,6 +4,7 @@
 // their ratio and hyla's residual.
 #include "bench.h"
 #include "check.h"
+#include "energy.h"
 
 #include <cblas.h>
 #include <getopt.h>
@@ -54,6 +55,10 @@ static const char usage[] =
     "      --trace FILE    after the timed runs, trace one more hyla run of\n"
     "                      each case into FILE (Chrome/Perfetto JSON; the\n"
     "                      last case wins); scripts/trace_svg.py draws it\n"
+    "      --energy        also the energy of one timed run: the GPUs'\n"
+    "                      (NVML energy counters, all GPUs of the node) and\n"
+    "                      the CPU packages' (RAPL), read every ms, where\n"
+    "                      readable; printed with GFLOP/s per watt\n"
     "      --no-check      do not compute residuals\n"
     "      --csv FILE      also write the results to FILE as CSV\n"
     "  -h, --help          this text\n"
@@ -65,9 +70,32 @@ static const char usage[] =
 
 typedef struct {
     char *routines, *sizes, *precs, *csv, *ref_name, *trace;
-    int m, nrhs, repeat, check, ref, tile, on_gpu;
+    int m, nrhs, repeat, check, ref, tile, on_gpu, energy;
     hyla_config_t cfg;
 } options_t;
+
+// One line per library: joules of one run and GFLOP/s per watt
+// (= GFLOP per joule), GPU, CPU and both, where measured.
+static void print_energy(const char *who, double flops, const bench_result_t *r)
+{
+    printf("#   energy %-9s", who);
+    double both = 0.0;
+    int any = 0;
+    const double j[2] = {r->gpu_j, r->cpu_j};
+    const char *name[2] = {"GPU", "CPU"};
+    for (int k = 0; k < 2; k++) {
+        if (j[k] <= 0) { // no meter, or too short for its resolution
+            printf(" %s not measured;", name[k]);
+            continue;
+        }
+        printf(" %s %.2f J (%.1f GFLOP/s/W);", name[k], j[k],
+               flops * 1e-9 / j[k]);
+        both += j[k];
+        any = 1;
+    }
+    if (any) printf(" together %.1f GFLOP/s/W", flops * 1e-9 / both);
+    printf("\n");
+}
 
 static int parse_int(const char *s, const char *what, int lo)
 {
@@ -104,7 +132,8 @@ static void parse(int argc, char **argv, options_t *o)
         MAPPING,
         TRSMINV,
         RESERVE,
-        PANELROWS
+        PANELROWS,
+        ENERGY
     };
     static const struct option longs[] = {
         {"routine", required_argument, 0, 'r'},
@@ -132,6 +161,7 @@ static void parse(int argc, char **argv, options_t *o)
         {"trsm-inv", no_argument, 0, TRSMINV},
         {"reserved-sms", required_argument, 0, RESERVE},
         {"panel-rows", required_argument, 0, PANELROWS},
+        {"energy", no_argument, 0, ENERGY},
         {"help", no_argument, 0, 'h'},
         {0, 0, 0, 0}};
     *o = (options_t){.routines = "getrf,potrf",
@@ -187,6 +217,7 @@ static void parse(int argc, char **argv, options_t *o)
         case NOREF: o->ref = 0; break;
         case REF: o->ref_name = optarg; break;
         case TRACE: o->trace = optarg; break;
+        case ENERGY: o->energy = 1; break;
         case PANEL:
             o->cfg.panel_threads = parse_int(optarg, "--panel-threads", 1);
             break;
@@ -280,11 +311,13 @@ int main(int argc, char **argv)
                      "ncpu,ngpu,scheduler,api,hyla_s_min,hyla_s_median,"
                      "hyla_gflops,ref,ref_s_min,ref_s_median,ref_gflops,"
                      "ratio,residual,status,gpu_streams,mapping,trsm_inv,"
-                     "reserved_sms,panel_rows\n");
+                     "reserved_sms,panel_rows,hyla_gpu_j,hyla_cpu_j,"
+                     "ref_gpu_j,ref_cpu_j\n");
     printf("%-6s %4s %6s %5s %3s %4s %9s %9s %8s | %9s %8s | %6s %9s  %s\n",
            "routine", "prec", "m|n", "nb", "la", "ncpu", "hyla_s", "median",
            "GFLOP/s", "ref_s", "GFLOP/s", "ratio", "residual", "status");
 
+    if (o.energy) energy_start();
     int failures = 0;
     char *routines = strdup(o.routines), *save_r;
     for (char *rt = strtok_r(routines, ",", &save_r); rt;
@@ -314,7 +347,7 @@ int main(int argc, char **argv)
                                   .on_gpu = o.on_gpu,
                                   .ref_gpus = o.cfg.ngpus,
                                   .seed = 1};
-                bench_result_t rr = {0, 0, -1, 0}, hr = {0, 0, -1, 0};
+                bench_result_t rr = {0, 0, -1, 0, -1, -1}, hr = rr;
                 // The reference runs while hyla is stopped, with every
                 // thread it is allowed.
                 if (o.ref) {
@@ -372,12 +405,16 @@ int main(int argc, char **argv)
                        rt, p, c.m == c.n ? c.n : c.m, used.nb, used.lookahead,
                        used.ncpus, hr.t_min, hr.t_median, hg, rr.t_min, rg,
                        ratio, hr.resid, status);
+                if (o.energy) {
+                    print_energy("hyla", flops, &hr);
+                    if (o.ref) print_energy(ref_name(o.ref_name), flops, &rr);
+                }
                 fflush(stdout);
                 if (csv)
                     fprintf(csv,
                             "%s,%s,%d,%d,%d,%d,%d,%d,%s,%d,%d,%s,%s,%.6f,"
                             "%.6f,%.2f,%s,%.6f,%.6f,%.2f,%.4f,%.3e,%s,%d,%s,"
-                            "%d,%d,%d\n",
+                            "%d,%d,%d,%.3f,%.3f,%.3f,%.3f\n",
                             rt, p, c.m, c.n, c.nrhs, used.nb, used.lookahead,
                             used.panel_threads, mode_name(used.mode),
                             used.ncpus, used.ngpus, used.scheduler,
@@ -390,13 +427,15 @@ int main(int argc, char **argv)
                             used.mapping == HYLA_MAP_CYCLIC ? "cyclic"
                                                             : "scheduler",
                             used.trsm_inverse, used.gpu_reserved_sms,
-                            used.gpu_panel_rows);
+                            used.gpu_panel_rows, hr.gpu_j, hr.cpu_j,
+                            o.ref ? rr.gpu_j : -1.0, o.ref ? rr.cpu_j : -1.0);
             }
             free(sizes);
         }
         free(precs);
     }
     free(routines);
+    if (o.energy) energy_stop();
     if (csv) fclose(csv);
     return failures ? 1 : 0;
 }
