@@ -79,10 +79,10 @@ fail:
     return 0;
 }
 
+// rewind() drops the stream's buffer: the next read asks sysfs again.
 static int rapl_read(int p, double *uj)
 {
     rewind(rapl.f[p]);
-    fflush(rapl.f[p]);
     return fscanf(rapl.f[p], "%lf", uj) == 1;
 }
 
