@@ -2,12 +2,16 @@
 // LU with partial pivoting of a tile column on the GPU.
 //
 // Recursive on the columns (left half, TRSM and GEMM, right half) down to
-// a leaf of at most 32 columns, which one fused kernel factors: its blocks
+// a leaf of at most 32 columns.  Two designs of leaf: D2, for leaves whose
+// rows fit in the shared memory of the SMs, is one fused kernel: its blocks
 // each keep a slice of the leaf's rows in shared memory for the whole
 // leaf and meet at a grid barrier once per column, where each publishes
 // its pivot candidate with a copy of that row.  The leaf also applies its
 // interchanges to the rest of the panel, so the recursion needs no row
-// swaps of its own.
+// swaps of its own.  D1, for any height, takes two kernels per column: the
+// interchange of two whole panel rows, then the scaling and update of the
+// leaf's rows fused with the search for the next pivot (each block's best,
+// then the last block to finish picks the pivot).
 #include "gpu.h"
 #include "gpu_check.h"
 #include "tiles_t.h"
@@ -35,6 +39,9 @@ constexpr int min_rows = 16; // fewest rows a leaf block takes
 // shorter.
 std::atomic<int> leaf_width{max_leaf};
 std::atomic<int> block_rows{256};
+// Leaves at least this tall use D1 (0: only those whose rows do not fit in
+// shared memory).
+std::atomic<int> d1_height{0};
 
 // The workspace, carved from the caller's HYLA_CUDA_GETRF_PANEL_WORK
 // bytes: the barrier's counters (zero between leaves), the candidates of
@@ -50,11 +57,17 @@ template <typename T> struct board {
     const T **b;
     T **c;
 
+    // D1: the blocks that have finished a column, and its pivot row.
+    unsigned *done;
+    int *pivot;
+
     explicit board(void *work)
     {
         char *p = static_cast<char *>(work);
         arrive = reinterpret_cast<unsigned *>(p);
         leave = arrive + 1;
+        done = arrive + 2;
+        pivot = reinterpret_cast<int *>(arrive + 3);
         p += 256;
         cand = reinterpret_cast<double2 *>(p);
         p += sizeof(double2) * 2 * max_blocks;
@@ -93,6 +106,29 @@ template <typename T> __device__ void warp_best(T &v, int &r, int &s)
             s = s2;
         }
     }
+}
+
+// The block's best (v, r) over its threads, in every thread; s goes
+// along with the winner.
+template <typename T> __device__ void block_best(T &v, int &r, int &s)
+{
+    __shared__ T bv[32];
+    __shared__ int br[32], bs[32];
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    warp_best(v, r, s);
+    if (lane == 0) bv[warp] = v, br[warp] = r, bs[warp] = s;
+    __syncthreads();
+    if (warp == 0) {
+        bool in = lane < (int)(blockDim.x >> 5);
+        v = in ? bv[lane] : T(-1);
+        r = in ? br[lane] : -1;
+        s = in ? bs[lane] : -1;
+        warp_best(v, r, s);
+        if (lane == 0) bv[0] = v, br[0] = r, bs[0] = s;
+    }
+    __syncthreads();
+    v = bv[0], r = br[0], s = bs[0];
+    __syncthreads(); // before another call overwrites them
 }
 
 // Every block arrives, then waits for all of them to have arrived `round`
@@ -302,6 +338,91 @@ __global__ void __launch_bounds__(leaf_threads)
     }
 }
 
+// D1.  Threads of a D1 kernel; blocks of the search kernel.
+constexpr int d1_threads = 256;
+
+// D1 step 2 of column gj (and step 0: search only, update = false): rows
+// i > gj of the leaf's columns (gj, j0 + w) get l_i = A(i, gj) / A(gj, gj)
+// and A(i, k) -= l_i A(gj, k); each thread then offers |A(i, c)| of its
+// rows i >= c for column c = gj + 1 (c = gj without update).  Each block
+// publishes its best; the last block to finish picks the pivot of column
+// c (largest, first row on a tie), writes ipiv and info, and leaves the
+// counter zero.
+template <typename T>
+__global__ void __launch_bounds__(d1_threads)
+    d1_kernel(tiles<T> t, int mb, int m, int ldd, int gj, int end, bool update,
+              int *ipiv, int off, int *info, board<T> g)
+{
+    __shared__ T prow[max_leaf];
+    __shared__ bool last;
+    const int tid = threadIdx.x, c = update ? gj + 1 : gj;
+    auto row_at = [&](int r) { return t.row(r, mb, ldd); };
+    T pv = 0;
+    if (update) {
+        if (tid < end - gj) prow[tid] = row_at(gj)[gj + tid];
+        __syncthreads();
+        pv = prow[0];
+    }
+    const T sfmin = sizeof(T) == sizeof(double) ? T(DBL_MIN) : T(FLT_MIN);
+    const bool small = fabs(pv) < sfmin;
+    const T inv = pv != T(0) ? T(1) / pv : T(0);
+    T best = -1;
+    int arg = -1;
+    for (int i = c + blockIdx.x * d1_threads + tid; i < m;
+         i += gridDim.x * d1_threads) {
+        T *x = row_at(i);
+        if (update && pv != T(0)) {
+            T l = small ? x[gj] / pv : x[gj] * inv;
+            x[gj] = l;
+            for (int k = 1; k < end - gj; k++)
+                x[gj + k] -= l * prow[k];
+        }
+        if (c < end) {
+            T v = fabs(x[c]);
+            if (better(v, i, best, arg)) best = v, arg = i;
+        }
+    }
+    if (c >= end) return;
+    int slot = 0;
+    block_best(best, arg, slot);
+    if (tid == 0) {
+        g.cand[blockIdx.x] = make_double2(best, __longlong_as_double(arg));
+        __threadfence();
+        last = atomicAdd(g.done, 1u) == gridDim.x - 1;
+    }
+    __syncthreads();
+    if (!last) return;
+    T v = -1;
+    int r = -1;
+    for (int b = tid; b < (int)gridDim.x; b += d1_threads) {
+        double2 cb = __ldcg(&g.cand[b]);
+        T v2 = T(cb.x);
+        int r2 = (int)__double_as_longlong(cb.y);
+        if (better(v2, r2, v, r)) v = v2, r = r2;
+    }
+    block_best(v, r, slot);
+    if (tid == 0) {
+        *g.pivot = r;
+        ipiv[c] = off + r + 1;
+        if (v == T(0)) atomicCAS(info, 0, off + c + 1);
+        *g.done = 0;
+    }
+}
+
+// D1 step 1 of column gj: rows gj and the pivot row trade places across
+// the whole panel (columns [0, n)).
+template <typename T>
+__global__ void d1_swap_kernel(tiles<T> t, int mb, int n, int ldd, int gj,
+                               board<T> g)
+{
+    int p = *g.pivot, k = blockIdx.x * d1_threads + threadIdx.x;
+    if (p == gj || k >= n) return;
+    T *a = t.row(gj, mb, ldd) + k, *b = t.row(p, mb, ldd) + k;
+    T x = *a;
+    *a = *b;
+    *b = x;
+}
+
 // Pointer arrays of the batched GEMM on tiles [1, 1 + count).
 template <typename T>
 __global__ void gemm_pointers(tiles<T> t, int count, int ldd, int j0, int n1,
@@ -349,7 +470,7 @@ template <typename T> struct panel {
     cudaStream_t stream;
     device_info dev;
     tiles<T> t;
-    int ntiles, mb, m, n, ldd, ib, off, rows;
+    int ntiles, mb, m, n, ldd, ib, off, rows, d1_rows;
     int *ipiv, *info;
     board<T> g;
 
@@ -362,8 +483,39 @@ template <typename T> struct panel {
                          (rows + dev.sms - 1) / dev.sms});
     }
 
+    // D1 for leaves at least d1_rows tall (if set) and for those whose
+    // rows do not fit in the SMs' shared memory.
+    bool use_d1(int j0, int w) const
+    {
+        int rows = m - j0;
+        if (d1_rows > 0 && rows >= d1_rows) return true;
+        return sizeof(T) * (size_t)rows_per_block(j0, w) * (w + 1) >
+               (size_t)dev.smem;
+    }
+
+    int leaf_d1(int j0, int w)
+    {
+        int end = j0 + w;
+        auto grid = [&](int c) {
+            int b = (m - c + d1_threads - 1) / d1_threads;
+            return std::max(1, std::min({b, 2 * dev.sms, max_blocks}));
+        };
+        d1_kernel<T><<<grid(j0), d1_threads, 0, stream>>>(
+            t, mb, m, ldd, j0, end, false, ipiv, off, info, g);
+        for (int gj = j0; gj < end; gj++) {
+            d1_swap_kernel<T>
+                <<<(n + d1_threads - 1) / d1_threads, d1_threads, 0, stream>>>(
+                    t, mb, n, ldd, gj, g);
+            d1_kernel<T><<<grid(gj + 1), d1_threads, 0, stream>>>(
+                t, mb, m, ldd, gj, end, true, ipiv, off, info, g);
+        }
+        HYLA_CUDA_CHECK(cudaGetLastError());
+        return 0;
+    }
+
     int leaf(int j0, int w)
     {
+        if (use_d1(j0, w)) return leaf_d1(j0, w);
         int R = rows_per_block(j0, w);
         int nblk = (m - j0 + R - 1) / R;
         size_t smem = sizeof(T) * (size_t)R * (w + 1);
@@ -444,17 +596,28 @@ int getrf_panel(cublasHandle_t h, T *const *dtile, int ntiles, int mb, int m,
     if (ntiles < 1 || ntiles > HYLA_CUDA_LASWP_MAXTILES ||
         (ntiles > 1 && mb < n))
         return HYLA_ERR_NOT_SUPPORTED;
-    panel<T> P{h,     nullptr, {},
-               {},    ntiles,  mb,
-               m,     n,       ldd,
-               0,     off,     rows > 0 ? rows : block_rows.load(),
-               dipiv, dinfo,   board<T>(dwork)};
+    panel<T> P{h,
+               nullptr,
+               {},
+               {},
+               ntiles,
+               mb,
+               m,
+               n,
+               ldd,
+               0,
+               off,
+               rows > 0 ? rows : block_rows.load(),
+               d1_height.load(),
+               dipiv,
+               dinfo,
+               board<T>(dwork)};
     HYLA_CUBLAS_CHECK(cublasGetStream(h, &P.stream));
     int rc = device<T>(&P.dev);
     if (rc) return rc;
     P.t = tiles<T>::from(dtile, ntiles);
-    // The widest leaf whose rows fit in the blocks' shared memory, on at
-    // most `sms` SMs if the panel fits there, else on all of them.
+    // The widest leaf whose rows fit in the blocks' shared memory (D2), on
+    // at most `sms` SMs if the panel fits there, else on all of them.
     int all = P.dev.sms;
     for (int pass = 0; pass < 2; pass++) {
         P.dev.sms = pass == 0 && sms > 0 && sms < all ? sms : all;
@@ -464,7 +627,11 @@ int getrf_panel(cublasHandle_t h, T *const *dtile, int ntiles, int mb, int m,
                 break;
         if (P.ib > 0) break;
     }
-    if (P.ib == 0) return HYLA_ERR_NOT_SUPPORTED;
+    // None fits: D1 leaves (use_d1).
+    if (P.ib == 0) {
+        P.dev.sms = all;
+        P.ib = leaf_width;
+    }
     int kb = std::min(m, n);
     if ((rc = P.rec(0, kb))) return rc;
     // A panel wider than tall: the columns right of the square part.
@@ -473,8 +640,9 @@ int getrf_panel(cublasHandle_t h, T *const *dtile, int ntiles, int mb, int m,
 
 } // namespace
 
-extern "C" void hyla_cuda_getrf_panel_tune(int leaf, int rows)
+extern "C" void hyla_cuda_getrf_panel_tune(int leaf, int rows, int d1)
 {
+    d1_height = d1 > 0 ? d1 : 0;
     leaf_width = leaf > 0 && leaf <= max_leaf ? leaf : max_leaf;
     block_rows = rows > 0 ? rows : 256;
 }

@@ -26,10 +26,11 @@ enum { HYLA_CUDA_LASWP_MAXTILES = 1024 };
 // Device workspace of one hyla_cuda_*getrf_panel call, in bytes.
 enum { HYLA_CUDA_GETRF_PANEL_WORK = 1 << 20 };
 
-// Process-wide tunables of hyla_cuda_*getrf_panel (for benchmarks): the
-// widest leaf, 1 to 32 columns, and the rows a leaf block aims at (0:
-// the defaults, 32 and 256).
-void hyla_cuda_getrf_panel_tune(int leaf, int rows);
+// Process-wide tunables of hyla_cuda_*getrf_panel (for benchmarks and
+// tests): the widest leaf, 1 to 32 columns, the rows a D2 leaf block aims
+// at, and the height from which leaves use design D1 (0: the defaults,
+// 32, 256, and D1 only where a leaf's rows do not fit in shared memory).
+void hyla_cuda_getrf_panel_tune(int leaf, int rows, int d1_height);
 
 #include "gpu_d.h"
 #include "gpu_s.h"

@@ -32,6 +32,9 @@ static const char usage[] =
     "  -w, --width W       getrf, laswp: the panel's width (default 256)\n"
     "      --leaf L        getrf: the widest leaf, 1-32 (default 32)\n"
     "      --block-rows R  getrf: rows per block of the leaf (default 256)\n"
+    "      --d1-height H   getrf: leaves at least H rows tall use design D1\n"
+    "                      (kernels per column; default: only where D2's\n"
+    "                      shared memory is too small; 1: all leaves)\n"
     "      --repeat R      timed runs after one warm-up (default 5)\n"
     "      --csv FILE      also write the results to FILE as CSV\n"
     "  -h, --help          this text\n"
@@ -77,7 +80,7 @@ static double laswp_bytes(double m, double n)
 
 int main(int argc, char **argv)
 {
-    enum { REPEAT = 256, CSV, LEAF, BLOCK_ROWS };
+    enum { REPEAT = 256, CSV, LEAF, BLOCK_ROWS, D1_HEIGHT };
     static const struct option longs[] = {
         {"n", required_argument, 0, 'n'},
         {"prec", required_argument, 0, 'p'},
@@ -86,11 +89,12 @@ int main(int argc, char **argv)
         {"csv", required_argument, 0, CSV},
         {"leaf", required_argument, 0, LEAF},
         {"block-rows", required_argument, 0, BLOCK_ROWS},
+        {"d1-height", required_argument, 0, D1_HEIGHT},
         {"help", no_argument, 0, 'h'},
         {0, 0, 0, 0}};
     char sizes[] = "512,1024,2048", *size_arg = sizes, *precs = "d";
     const char *csv_name = NULL;
-    int repeat = 5, width = 256, leaf = 0, block_rows = 0, c;
+    int repeat = 5, width = 256, leaf = 0, block_rows = 0, d1 = 0, c;
     while ((c = getopt_long(argc, argv, "n:p:w:h", longs, NULL)) != -1) {
         switch (c) {
         case 'n': size_arg = optarg; break;
@@ -100,6 +104,7 @@ int main(int argc, char **argv)
         case CSV: csv_name = optarg; break;
         case LEAF: leaf = atoi(optarg); break;
         case BLOCK_ROWS: block_rows = atoi(optarg); break;
+        case D1_HEIGHT: d1 = atoi(optarg); break;
         case 'h': fputs(usage, stdout); return 0;
         default: fputs(usage, stderr); return 2;
         }
@@ -135,7 +140,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "hyla-kernels: bad -n, -p, -w or --repeat\n");
         return 2;
     }
-    hyla_cuda_getrf_panel_tune(leaf, block_rows);
+    hyla_cuda_getrf_panel_tune(leaf, block_rows, d1);
     FILE *csv = NULL;
     if (csv_name && !(csv = fopen(csv_name, "w"))) {
         perror(csv_name);
@@ -144,7 +149,7 @@ int main(int argc, char **argv)
     if (csv)
         fprintf(csv,
                 "routine,prec,n,width,hyla_s,hyla_gflops,ref,ref_s,ref_gflops,"
-                "ratio,diff,hyla_info,ref_info,leaf,block_rows\n");
+                "ratio,diff,hyla_info,ref_info,leaf,block_rows,d1_height\n");
     printf(
         "kernel prec      n     w     hyla_s  GFLOP/s |      ref_s  GFLOP/s | "
         " ratio      diff  info\n");
@@ -170,10 +175,10 @@ int main(int argc, char **argv)
             if (csv)
                 fprintf(csv,
                         "%s,%c,%d,%d,%.6e,%.2f,%s,%.6e,%.2f,%.4f,%.3e,%d,"
-                        "%d,%d,%d\n",
+                        "%d,%d,%d,%d\n",
                         kern->name, *p, n, w, r.hyla_s, gh, kern->ref, r.ref_s,
                         gr, r.ref_s / r.hyla_s, r.diff, r.hyla_info, r.ref_info,
-                        leaf ? leaf : 32, block_rows ? block_rows : 256);
+                        leaf ? leaf : 32, block_rows ? block_rows : 256, d1);
             failed |= r.hyla_info != r.ref_info;
         }
     }

@@ -22,13 +22,16 @@
 //  - the pivots offset by the panel's global position;
 //  - leaves on 1 and 8 SMs: narrower leaves, or all SMs where the panel
 //    does not fit on so few;
-//  - leaf blocks of 16 to 2048 rows (more than shared memory holds).
+//  - leaf blocks of 16 to 2048 rows (more than shared memory holds);
+//  - design D1 leaves: forced on the shapes above, and on a panel of
+//    3,000,000 rows whose leaves do not fit in shared memory at all.
 // Exits 77 (SKIP) without a GPU.  Run it under compute-sanitizer.
 
 static cublasHandle_t handle;
 static void *dwork;
 static int sms;  // SMs the leaves may use, 0: all
 static int rows; // rows of a leaf block, 0: the default
+static int d1;   // leaves at least this tall use D1, 0: the default
 
 enum { GEN_RANDOM, GEN_PIVOTED, GEN_TIES };
 
@@ -127,10 +130,10 @@ static void run(int m, int n, int mb, int gen, int zero, int off, int seed)
     double resid = info >= 0 && pivots_ok
                        ? hyla_check_dresid_getrf(m, n, A, lda, F, lda, ipiv)
                        : 0.0;
-    char note[128];
+    char note[160];
     snprintf(note, sizeof note,
-             "mb=%d off=%d sms=%d rows=%d info=%d/%d%s%s%s%s", mb, off, sms,
-             rows, info, rinfo,
+             "mb=%d off=%d sms=%d rows=%d d1=%d info=%d/%d%s%s%s%s", mb, off,
+             sms, rows, d1, info, rinfo,
              gen == GEN_TIES      ? " ties"
              : gen == GEN_PIVOTED ? " pivoted"
                                   : "",
@@ -194,6 +197,20 @@ int main(void)
         run(3001, 255, 256, GEN_TIES, 77, 0, seed++);
     }
     rows = 0;
+    // D1 leaves everywhere (height >= 1), then only where D2 cannot go.
+    hyla_cuda_getrf_panel_tune(0, 0, d1 = 1);
+    for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++) {
+        const int *s = shapes[i];
+        if (s[0] > 20000) continue;
+        run(s[0], s[1], s[2], GEN_RANDOM, -1, 0, seed++);
+        if (s[0] <= 5000) run(s[0], s[1], s[2], GEN_TIES, -1, 0, seed++);
+    }
+    for (size_t i = 0; i < sizeof zeros / sizeof zeros[0]; i++)
+        run(2000, 256, 256, GEN_RANDOM, zeros[i], 0, seed++);
+    run(300, 64, 64, GEN_RANDOM, -2, 0, seed++);
+    run(3000, 256, 256, GEN_RANDOM, 40, 4096, seed++);
+    hyla_cuda_getrf_panel_tune(0, 0, d1 = 0);
+    run(3000000, 4, 3000000, GEN_RANDOM, 2, 0, seed++);
     cudaFree(dwork);
     cublasDestroy(handle);
     return th_end();
