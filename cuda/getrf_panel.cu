@@ -6,9 +6,11 @@
 // rows fit in the shared memory of the SMs, is one fused kernel: its blocks
 // each keep a slice of the leaf's rows in shared memory for the whole
 // leaf and meet at a grid barrier once per column, where each publishes
-// its pivot candidate with a copy of that row.  The leaf also applies its
-// interchanges to the rest of the panel, so the recursion needs no row
-// swaps of its own.  D1, for any height, takes two kernels per column: the
+// its pivot candidate with a copy of that row; where the leaf's blocks can
+// all be resident with one row per thread, each thread keeps its row in
+// registers instead (leaf_reg_kernel), else the rows stay in shared memory
+// (leaf_kernel).  The leaf also applies its interchanges to the rest of the
+// panel, so the recursion needs no row swaps of its own.  D1, for any height, takes two kernels per column: the
 // interchange of two whole panel rows, then the scaling and update of the
 // leaf's rows fused with the search for the next pivot (each block's best,
 // then the last block to finish picks the pivot).
@@ -19,8 +21,10 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cooperative_groups.h>
 #include <cuda/atomic>
 #include <cfloat>
+#include <climits>
 
 namespace
 {
@@ -42,6 +46,8 @@ std::atomic<int> block_rows{256};
 // Leaves at least this tall use D1 (0: only those whose rows do not fit in
 // shared memory).
 std::atomic<int> d1_height{0};
+// D2 variants left out (HYLA_CUDA_LEAF_NO_*).
+std::atomic<int> exclude{0};
 
 // The workspace, carved from the caller's HYLA_CUDA_GETRF_PANEL_WORK
 // bytes: the barrier's counters (zero between leaves), the candidates of
@@ -131,6 +137,91 @@ template <typename T> __device__ void block_best(T &v, int &r, int &s)
     __syncthreads(); // before another call overwrites them
 }
 
+// A pivot candidate as three words that order like (|value|, -row): the
+// bits of the value (non-negative, so they order as unsigned integers) and
+// the row, UINT_MAX for no candidate.  The warp's best is then three
+// hardware reductions instead of a tree of shuffles.
+struct cand_key {
+    unsigned hi, lo, row;
+};
+
+template <typename T> __device__ cand_key make_key(T v, int r)
+{
+    if (r < 0) return {0u, 0u, UINT_MAX};
+    if constexpr (sizeof(T) == sizeof(double)) {
+        unsigned long long bits = __double_as_longlong(v);
+        return {(unsigned)(bits >> 32), (unsigned)bits, (unsigned)r};
+    } else {
+        return {__float_as_uint(v), 0u, (unsigned)r};
+    }
+}
+
+template <typename T> __device__ T key_value(cand_key k)
+{
+    if constexpr (sizeof(T) == sizeof(double))
+        return __longlong_as_double(((long long)k.hi << 32) | k.lo);
+    else
+        return __uint_as_float(k.hi);
+}
+
+__device__ bool key_better(cand_key a, cand_key b)
+{
+    return a.hi != b.hi ? a.hi > b.hi : a.lo != b.lo ? a.lo > b.lo : a.row < b.row;
+}
+
+__device__ cand_key warp_max(cand_key k)
+{
+    const unsigned all = 0xffffffffu;
+    unsigned hi = __reduce_max_sync(all, k.hi);
+    unsigned lo = __reduce_max_sync(all, k.hi == hi ? k.lo : 0u);
+    unsigned row = __reduce_min_sync(
+        all, k.hi == hi && k.lo == lo ? k.row : UINT_MAX);
+    return {hi, lo, row};
+}
+
+// The block's best key, in every thread: each warp's best through `red`
+// (one key per warp), which the caller must not write again before a
+// __syncthreads.
+__device__ cand_key block_max(cand_key k, cand_key *red)
+{
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    k = warp_max(k);
+    if (lane == 0) red[warp] = k;
+    __syncthreads();
+    k = lane < (int)(blockDim.x >> 5) ? red[lane] : cand_key{0u, 0u, UINT_MAX};
+    return warp_max(k);
+}
+
+// x[c] -= l prow[c] for c in [c0, w), both in shared memory: eight loads
+// of each before the eight stores, as the compiler has to assume that a
+// store to x may change prow and would otherwise wait for each one.
+template <typename T>
+__device__ void row_update(T *x, const T *prow, T l, int c0, int w)
+{
+    int c = c0;
+    for (; c + 8 <= w; c += 8) {
+        T v[8], q[8];
+#pragma unroll
+        for (int i = 0; i < 8; i++)
+            v[i] = x[c + i], q[i] = prow[c + i];
+#pragma unroll
+        for (int i = 0; i < 8; i++)
+            x[c + i] = v[i] - l * q[i];
+    }
+    if (c + 4 <= w) {
+        T v[4], q[4];
+#pragma unroll
+        for (int i = 0; i < 4; i++)
+            v[i] = x[c + i], q[i] = prow[c + i];
+#pragma unroll
+        for (int i = 0; i < 4; i++)
+            x[c + i] = v[i] - l * q[i];
+        c += 4;
+    }
+    for (; c < w; c++)
+        x[c] -= l * prow[c];
+}
+
 // Every block arrives, then waits for all of them to have arrived `round`
 // times.  The fences make each block's writes before the barrier visible
 // to all after it.
@@ -145,6 +236,74 @@ __device__ void grid_barrier(unsigned *arrive, unsigned round)
             ;
     }
     __syncthreads();
+}
+
+// The end of a D2 leaf, in all its blocks: the leaf's interchanges (piv,
+// in shared memory) on the panel's columns [0, j0) and [j0 + w, n), as one
+// permutation of at most 2w rows, which row `dst[i]` gets the old row
+// `src[i]`, then each column read whole and written back; the last block
+// out leaves the barrier's counters zero for the next leaf.
+template <typename T>
+__device__ void leaf_end(const tiles<T> &t, int mb, int n, int ldd, int j0,
+                         int w, const int *piv, const board<T> &g)
+{
+    const int nblk = gridDim.x, b = blockIdx.x, tid = threadIdx.x;
+    const int lane = tid & 31, warp = tid >> 5, nthr = blockDim.x;
+    auto row_at = [&](int r) { return t.row(r, mb, ldd); };
+    __shared__ int dst[2 * max_leaf], src[2 * max_leaf];
+    __shared__ int count;
+    if (warp == 0) {
+        if (lane < w) dst[lane] = src[lane] = j0 + lane;
+        int cnt = w;
+        __syncwarp();
+        for (int j = 0; j < w; j++) {
+            int p = piv[j], at = p - j0;
+            if (p == j0 + j) continue;
+            if (at >= w) {
+                at = -1;
+                for (int base = w; base < cnt && at < 0; base += 32) {
+                    unsigned hit =
+                        __ballot_sync(0xffffffffu, base + lane < cnt &&
+                                                       dst[base + lane] == p);
+                    if (hit) at = base + __ffs(hit) - 1;
+                }
+                if (at < 0) {
+                    at = cnt++;
+                    if (lane == 0) dst[at] = src[at] = p;
+                }
+            }
+            __syncwarp();
+            if (lane == 0) {
+                int s = src[j];
+                src[j] = src[at];
+                src[at] = s;
+            }
+            __syncwarp();
+        }
+        if (lane == 0) count = cnt;
+    }
+    __syncthreads();
+    const int cnt = count, others = n - w;
+    for (int q = b * nthr + tid; q < others; q += nblk * nthr) {
+        int c = q < j0 ? q : q + w;
+        T v[2 * max_leaf];
+#pragma unroll
+        for (int i = 0; i < 2 * max_leaf; i++)
+            if (i < cnt) v[i] = row_at(src[i])[c];
+#pragma unroll
+        for (int i = 0; i < 2 * max_leaf; i++)
+            if (i < cnt) row_at(dst[i])[c] = v[i];
+    }
+
+    __syncthreads();
+    if (tid == 0) {
+        __threadfence();
+        if (atomicAdd(g.leave, 1u) == (unsigned)nblk - 1) {
+            *g.arrive = 0;
+            *g.leave = 0;
+            __threadfence();
+        }
+    }
 }
 
 // Leaf: columns [j0, j0 + w) of rows [j0, m), w <= max_leaf.  Block b
@@ -263,8 +422,7 @@ __global__ void __launch_bounds__(leaf_threads)
             if (pv != T(0)) {
                 T l = small ? x[j] / pv : x[j] * inv;
                 x[j] = l;
-                for (int c = j + 1; c < w; c++)
-                    x[c] -= l * prow[c];
+                row_update(x, prow, l, j + 1, w);
             }
             if (j + 1 < w) {
                 T v = fabs(x[j + 1]);
@@ -278,64 +436,233 @@ __global__ void __launch_bounds__(leaf_threads)
         row_at(r0 + r)[j0 + c] = S[r * ws + c];
     }
 
-    // The leaf's interchanges on columns [0, j0) and [j0 + w, n): as one
-    // permutation of at most 2w rows, which row `dst[i]` gets the old
-    // row `src[i]`, then each column read whole and written back.
-    __shared__ int dst[2 * max_leaf], src[2 * max_leaf];
-    __shared__ int count;
-    if (warp == 0) {
-        if (lane < w) dst[lane] = src[lane] = j0 + lane;
-        int cnt = w;
-        __syncwarp();
-        for (int j = 0; j < w; j++) {
-            int p = piv[j], at = p - j0;
-            if (p == j0 + j) continue;
-            if (at >= w) {
-                at = -1;
-                for (int base = w; base < cnt && at < 0; base += 32) {
-                    unsigned hit =
-                        __ballot_sync(0xffffffffu, base + lane < cnt &&
-                                                       dst[base + lane] == p);
-                    if (hit) at = base + __ffs(hit) - 1;
-                }
-                if (at < 0) {
-                    at = cnt++;
-                    if (lane == 0) dst[at] = src[at] = p;
-                }
-            }
-            __syncwarp();
-            if (lane == 0) {
-                int s = src[j];
-                src[j] = src[at];
-                src[at] = s;
-            }
-            __syncwarp();
+    leaf_end(t, mb, n, ldd, j0, w, piv, g);
+}
+
+// Threads of a register leaf block, one row each.
+constexpr int reg_threads = 256;
+
+// The same leaf with the rows in registers: thread i of block b holds row
+// j0 + b reg_threads + i, columns [j0, j0 + w) in a[], w <= W (8, 16 or
+// 32); the column loop is unrolled so that a[] stays in registers.  The
+// steps per column are leaf_kernel's, with the candidates compared as
+// cand_keys and the pivot's block found from its row.
+template <typename T, int W>
+__global__ void __launch_bounds__(reg_threads, 2)
+    leaf_reg_kernel(tiles<T> t, int mb, int m, int n, int ldd, int j0, int w,
+                    int *ipiv, int off, int *info, board<T> g)
+{
+    __shared__ cand_key red[reg_threads / 32];
+    __shared__ T prow[W], diag[W];
+    __shared__ int piv[max_leaf];
+    __shared__ int s_p;
+    const int nblk = gridDim.x, b = blockIdx.x, tid = threadIdx.x;
+    const int lane = tid & 31;
+    const int r = j0 + b * reg_threads + tid;
+    const bool mine = r < m;
+    const T sfmin = sizeof(T) == sizeof(double) ? T(DBL_MIN) : T(FLT_MIN);
+    T a[W];
+#pragma unroll
+    for (int c = 0; c < W; c++)
+        a[c] = mine && c < w ? t.row(r, mb, ldd)[j0 + c] : T(0);
+
+#pragma unroll
+    for (int j = 0; j < W; j++) {
+        if (j >= w) break;
+        const int gj = j0 + j, buf = j & 1;
+        // 1. this block's candidate, published by the thread holding it;
+        // thread j of block 0 holds row gj and publishes it too
+        cand_key k =
+            block_max(make_key(fabs(a[j]), mine && r >= gj ? r : -1), red);
+        T *copies = g.copy + (size_t)buf * (max_blocks + 1) * max_leaf;
+        if (k.row == (unsigned)r) {
+#pragma unroll
+            for (int c = 0; c < W; c++)
+                if (c < w) copies[(size_t)b * max_leaf + c] = a[c];
         }
-        if (lane == 0) count = cnt;
+        if (b == 0 && tid == j) {
+#pragma unroll
+            for (int c = 0; c < W; c++)
+                if (c < w) copies[(size_t)max_blocks * max_leaf + c] = a[c];
+        }
+        if (tid == 0)
+            g.cand[buf * max_blocks + b] = make_double2(
+                key_value<T>(k), __longlong_as_double((int)k.row));
+        grid_barrier(g.arrive, j + 1);
+
+        // 2. the pivot: the best of the blocks' candidates (loads issued
+        // four at a time), its block from its row, its row's copy
+        if (tid < 32) {
+            T dj = lane < w
+                       ? __ldcg(&copies[(size_t)max_blocks * max_leaf + lane])
+                       : T(0);
+            cand_key best{0u, 0u, UINT_MAX};
+            for (int i0 = 0; i0 < nblk; i0 += 4 * 32) {
+                double2 c[4];
+#pragma unroll
+                for (int q = 0; q < 4; q++) {
+                    int i = i0 + q * 32 + lane;
+                    c[q] = i < nblk ? __ldcg(&g.cand[buf * max_blocks + i])
+                                    : make_double2(0.0, __longlong_as_double(-1));
+                }
+#pragma unroll
+                for (int q = 0; q < 4; q++) {
+                    cand_key kq = make_key(T(c[q].x),
+                                           (int)__double_as_longlong(c[q].y));
+                    if (key_better(kq, best)) best = kq;
+                }
+            }
+            best = warp_max(best);
+            const int p = (int)best.row, s = (p - j0) / reg_threads;
+            if (lane < w) {
+                prow[lane] = __ldcg(&copies[(size_t)s * max_leaf + lane]);
+                diag[lane] = dj;
+            }
+            if (lane == 0) s_p = piv[j] = p;
+        }
+        __syncthreads();
+        const int p = s_p;
+        const T pv = prow[j];
+        if (b == 0 && tid == 0) {
+            ipiv[gj] = off + p + 1;
+            if (pv == T(0)) atomicCAS(info, 0, off + gj + 1);
+        }
+
+        // 3. the interchange
+        if (p != gj && (r == gj || r == p)) {
+            const T *from = r == gj ? prow : diag;
+#pragma unroll
+            for (int c = 0; c < W; c++)
+                if (c < w) a[c] = from[c];
+        }
+
+        // 4. scale and update the rows below the diagonal
+        if (mine && r > gj && pv != T(0)) {
+            T l = fabs(pv) < sfmin ? a[j] / pv : a[j] * (T(1) / pv);
+            a[j] = l;
+#pragma unroll
+            for (int c = j + 1; c < W; c++)
+                if (c < w) a[c] -= l * prow[c];
+        }
+    }
+    if (mine) {
+        T *x = t.row(r, mb, ldd) + j0;
+#pragma unroll
+        for (int c = 0; c < W; c++)
+            if (c < w) x[c] = a[c];
+    }
+    leaf_end(t, mb, n, ldd, j0, w, piv, g);
+}
+
+// Threads of a cluster leaf block.
+constexpr int cl_threads = 512;
+
+// The same leaf on one thread block cluster (up to 16 blocks, one per SM
+// of a GPC), its rows in shared memory as in leaf_kernel, where they fit:
+// the blocks publish their candidates and rows in their own shared
+// memory, meet at the cluster's hardware barrier and read each other's
+// through distributed shared memory, so that a column costs no round trip
+// to L2.
+template <typename T>
+__global__ void __launch_bounds__(cl_threads)
+    leaf_cluster_kernel(tiles<T> t, int mb, int m, int n, int ldd, int j0,
+                        int w, int R, int *ipiv, int off, int *info, board<T> g)
+{
+    namespace cg = cooperative_groups;
+    cg::cluster_group cl = cg::this_cluster();
+    extern __shared__ __align__(16) unsigned char raw[];
+    T *S = reinterpret_cast<T *>(raw);
+    const int ws = w + 1;
+    __shared__ cand_key red[cl_threads / 32];
+    __shared__ cand_key pub[2];                     // per column parity:
+    __shared__ T pubrow[2][max_leaf], pubdiag[2][max_leaf]; // this block's
+    __shared__ T prow[max_leaf], diag[max_leaf];
+    __shared__ int piv[max_leaf];
+    __shared__ int s_p;
+    const int nblk = (int)cl.num_blocks(), b = (int)cl.block_rank();
+    const int tid = threadIdx.x, lane = tid & 31;
+    const int r0 = j0 + b * R, nr = max(min(r0 + R, m) - r0, 0);
+    const T sfmin = sizeof(T) == sizeof(double) ? T(DBL_MIN) : T(FLT_MIN);
+    const cand_key none{0u, 0u, UINT_MAX};
+
+    for (int e = tid; e < nr * w; e += cl_threads) {
+        int r = e / w, c = e - r * w;
+        S[r * ws + c] = t.row(r0 + r, mb, ldd)[j0 + c];
     }
     __syncthreads();
-    const int cnt = count, others = n - w;
-    for (int q = b * leaf_threads + tid; q < others; q += nblk * leaf_threads) {
-        int c = q < j0 ? q : q + w;
-        T v[2 * max_leaf];
-#pragma unroll
-        for (int i = 0; i < 2 * max_leaf; i++)
-            if (i < cnt) v[i] = row_at(src[i])[c];
-#pragma unroll
-        for (int i = 0; i < 2 * max_leaf; i++)
-            if (i < cnt) row_at(dst[i])[c] = v[i];
+    cand_key k = none;
+    for (int r = tid; r < nr; r += cl_threads) {
+        cand_key kr = make_key(fabs(S[r * ws]), r0 + r);
+        if (key_better(kr, k)) k = kr;
     }
 
-    // The last block out leaves the counters zero for the next leaf.
-    __syncthreads();
-    if (tid == 0) {
-        __threadfence();
-        if (atomicAdd(g.leave, 1u) == (unsigned)nblk - 1) {
-            *g.arrive = 0;
-            *g.leave = 0;
-            __threadfence();
+    for (int j = 0; j < w; j++) {
+        const int gj = j0 + j, buf = j & 1;
+        // 1. this block's candidate and its row, and row gj (block 0), in
+        // this block's shared memory; cluster barrier
+        k = block_max(k, red);
+        if (tid < w) {
+            if (k.row != UINT_MAX)
+                pubrow[buf][tid] = S[((int)k.row - r0) * ws + tid];
+            if (b == 0) pubdiag[buf][tid] = S[j * ws + tid];
+        }
+        if (tid == 0) pub[buf] = k;
+        cl.sync();
+
+        // 2. the pivot, from the blocks' candidates; its row and row gj
+        if (tid < 32) {
+            cand_key c = lane < nblk ? *cl.map_shared_rank(&pub[buf], lane)
+                                     : none;
+            T dj = lane < w ? *cl.map_shared_rank(&pubdiag[buf][lane], 0)
+                            : T(0);
+            c = warp_max(c);
+            const int p = (int)c.row, s = (p - j0) / R;
+            if (lane < w) {
+                prow[lane] = *cl.map_shared_rank(&pubrow[buf][lane], s);
+                diag[lane] = dj;
+            }
+            if (lane == 0) s_p = piv[j] = p;
+        }
+        __syncthreads();
+        const int p = s_p;
+        const T pv = prow[j];
+        if (b == 0 && tid == 0) {
+            ipiv[gj] = off + p + 1;
+            if (pv == T(0)) atomicCAS(info, 0, off + gj + 1);
+        }
+
+        // 3. the interchange
+        if (p != gj && tid < w) {
+            if (b == 0) S[j * ws + tid] = prow[tid];
+            if (p >= r0 && p < r0 + nr) S[(p - r0) * ws + tid] = diag[tid];
+        }
+        __syncthreads();
+
+        // 4. scale, update, next candidate
+        k = none;
+        const T inv = pv != T(0) ? T(1) / pv : T(0);
+        const bool small = fabs(pv) < sfmin;
+        for (int r = max(gj + 1 - r0, 0) + tid; r < nr; r += cl_threads) {
+            T *x = S + r * ws;
+            if (pv != T(0)) {
+                T l = small ? x[j] / pv : x[j] * inv;
+                x[j] = l;
+                row_update(x, prow, l, j + 1, w);
+            }
+            if (j + 1 < w) {
+                cand_key kr = make_key(fabs(x[j + 1]), r0 + r);
+                if (key_better(kr, k)) k = kr;
+            }
         }
     }
+    __syncthreads();
+    for (int e = tid; e < nr * w; e += cl_threads) {
+        int r = e / w, c = e - r * w;
+        t.row(r0 + r, mb, ldd)[j0 + c] = S[r * ws + c];
+    }
+    // No block leaves while another may still read its shared memory.
+    cl.sync();
+    leaf_end(t, mb, n, ldd, j0, w, piv, g);
 }
 
 // D1.  Threads of a D1 kernel; blocks of the search kernel.
@@ -438,6 +765,9 @@ __global__ void gemm_pointers(tiles<T> t, int count, int ldd, int j0, int n1,
 // Per GPU, set up once: SM count, shared memory a block may ask for.
 struct device_info {
     int sms, smem;
+    int reg_blocks[3]; // blocks of leaf_reg_kernel<T, 8 << i> per SM
+    int cl_size, cl_smem; // blocks of a cluster leaf (0: none), their
+                          // shared memory
 };
 
 template <typename T> int device(device_info *d)
@@ -458,6 +788,45 @@ template <typename T> int device(device_info *d)
     d->smem -= 2048;
     HYLA_CUDA_CHECK(cudaFuncSetAttribute(
         leaf_kernel<T>, cudaFuncAttributeMaxDynamicSharedMemorySize, d->smem));
+    const void *reg[3] = {(const void *)leaf_reg_kernel<T, 8>,
+                          (const void *)leaf_reg_kernel<T, 16>,
+                          (const void *)leaf_reg_kernel<T, 32>};
+    for (int i = 0; i < 3; i++)
+        HYLA_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+            &d->reg_blocks[i], reg[i], reg_threads, 0));
+    // The largest cluster (16, else 8) whose blocks can each have all the
+    // shared memory of an SM; none before compute capability 9.0.
+    int cc;
+    HYLA_CUDA_CHECK(
+        cudaDeviceGetAttribute(&cc, cudaDevAttrComputeCapabilityMajor, dev));
+    d->cl_size = 0;
+    d->cl_smem = d->smem + 2048 - 4096;
+    const void *ck = (const void *)leaf_cluster_kernel<T>;
+    if (cc >= 9 &&
+        cudaFuncSetAttribute(ck, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                             d->cl_smem) == cudaSuccess &&
+        cudaFuncSetAttribute(
+            ck, cudaFuncAttributeNonPortableClusterSizeAllowed, 1) ==
+            cudaSuccess) {
+        for (int size = 16; size >= 8 && !d->cl_size; size /= 2) {
+            cudaLaunchAttribute at{};
+            at.id = cudaLaunchAttributeClusterDimension;
+            at.val.clusterDim.x = size;
+            at.val.clusterDim.y = at.val.clusterDim.z = 1;
+            cudaLaunchConfig_t cfg{};
+            cfg.gridDim = dim3(size);
+            cfg.blockDim = dim3(cl_threads);
+            cfg.dynamicSmemBytes = d->cl_smem;
+            cfg.attrs = &at;
+            cfg.numAttrs = 1;
+            int clusters = 0;
+            if (cudaOccupancyMaxActiveClusters(&clusters, ck, &cfg) ==
+                    cudaSuccess &&
+                clusters > 0)
+                d->cl_size = size;
+        }
+    }
+    (void)cudaGetLastError(); // a refused size is not an error here
     if (dev < max_gpus) {
         info[dev] = *d;
         ready[dev] = true;
@@ -513,9 +882,60 @@ template <typename T> struct panel {
         return 0;
     }
 
+    // A register leaf if its blocks, one row per thread, can all be
+    // resident on the SMs the panel may use; 1 if launched, 0 if not.
+    int leaf_reg(int j0, int w, int *rc)
+    {
+        int i = w <= 8 ? 0 : w <= 16 ? 1 : 2;
+        int nblk = (m - j0 + reg_threads - 1) / reg_threads;
+        if ((exclude & HYLA_CUDA_LEAF_NO_REG) ||
+            nblk > dev.reg_blocks[i] * dev.sms ||
+            nblk > max_blocks)
+            return 0;
+        const void *k[3] = {(const void *)leaf_reg_kernel<T, 8>,
+                            (const void *)leaf_reg_kernel<T, 16>,
+                            (const void *)leaf_reg_kernel<T, 32>};
+        void *args[] = {&t, &mb, &m, &n, &ldd, &j0, &w, &ipiv, &off, &info, &g};
+        cudaError_t e = cudaLaunchCooperativeKernel(
+            k[i], dim3(nblk), dim3(reg_threads), args, 0, stream);
+        *rc = e == cudaSuccess ? 0 : HYLA_ERR_CUDA;
+        return 1;
+    }
+
+    // Rows per block of a cluster leaf, 0 if its rows do not fit.
+    int cluster_rows(int j0, int w) const
+    {
+        if (!dev.cl_size || (exclude & HYLA_CUDA_LEAF_NO_CLUSTER)) return 0;
+        int R = std::max(w, (m - j0 + dev.cl_size - 1) / dev.cl_size);
+        return sizeof(T) * (size_t)R * (w + 1) <= (size_t)dev.cl_smem ? R : 0;
+    }
+
+    int leaf_cluster(int j0, int w, int R)
+    {
+        int nblk = (m - j0 + R - 1) / R;
+        cudaLaunchAttribute at{};
+        at.id = cudaLaunchAttributeClusterDimension;
+        at.val.clusterDim.x = nblk;
+        at.val.clusterDim.y = at.val.clusterDim.z = 1;
+        cudaLaunchConfig_t cfg{};
+        cfg.gridDim = dim3(nblk);
+        cfg.blockDim = dim3(cl_threads);
+        cfg.dynamicSmemBytes = sizeof(T) * (size_t)R * (w + 1);
+        cfg.stream = stream;
+        cfg.attrs = &at;
+        cfg.numAttrs = 1;
+        HYLA_CUDA_CHECK(cudaLaunchKernelEx(&cfg, leaf_cluster_kernel<T>, t, mb,
+                                           m, n, ldd, j0, w, R, ipiv, off,
+                                           info, g));
+        return 0;
+    }
+
     int leaf(int j0, int w)
     {
         if (use_d1(j0, w)) return leaf_d1(j0, w);
+        int rc, cr = cluster_rows(j0, w);
+        if (cr) return leaf_cluster(j0, w, cr);
+        if (leaf_reg(j0, w, &rc)) return rc;
         int R = rows_per_block(j0, w);
         int nblk = (m - j0 + R - 1) / R;
         size_t smem = sizeof(T) * (size_t)R * (w + 1);
@@ -578,8 +998,11 @@ template <typename T> struct panel {
     // already factored.
     int rec(int j0, int w)
     {
-        if (w <= ib) return leaf(j0, w);
-        int n1 = (w / 2 + ib - 1) / ib * ib, n2 = w - n1, rc;
+        // A leaf, or two narrower ones where only those fit in a cluster.
+        bool halve = w <= ib && w > 8 && !cluster_rows(j0, w) &&
+                     cluster_rows(j0, w / 2) && !use_d1(j0, w);
+        if (w <= ib && !halve) return leaf(j0, w);
+        int n1 = halve ? w / 2 : (w / 2 + ib - 1) / ib * ib, n2 = w - n1, rc;
         if ((rc = rec(j0, n1)) || (rc = trsm(j0, n1, n2)) ||
             (rc = gemm(j0, n1, n2)))
             return rc;
@@ -640,9 +1063,10 @@ int getrf_panel(cublasHandle_t h, T *const *dtile, int ntiles, int mb, int m,
 
 } // namespace
 
-extern "C" void hyla_cuda_getrf_panel_tune(int leaf, int rows, int d1)
+extern "C" void hyla_cuda_getrf_panel_tune(int leaf, int rows, int d1, int no)
 {
     d1_height = d1 > 0 ? d1 : 0;
+    exclude = no;
     leaf_width = leaf > 0 && leaf <= max_leaf ? leaf : max_leaf;
     block_rows = rows > 0 ? rows : 256;
 }

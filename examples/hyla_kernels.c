@@ -31,10 +31,16 @@ static const char usage[] =
     "  -p, --prec LIST     d, s or d,s (default d)\n"
     "  -w, --width W       getrf, laswp: the panel's width (default 256)\n"
     "      --leaf L        getrf: the widest leaf, 1-32 (default 32)\n"
-    "      --block-rows R  getrf: rows per block of the leaf (default 256)\n"
+    "      --block-rows R  getrf: rows per block of a shared-memory leaf\n"
+    "                      (default 256)\n"
     "      --d1-height H   getrf: leaves at least H rows tall use design D1\n"
     "                      (kernels per column; default: only where D2's\n"
     "                      shared memory is too small; 1: all leaves)\n"
+    "      --no-cluster    getrf: no D2 leaves on a thread block cluster\n"
+    "      --no-reg        getrf: no D2 leaves with their rows in registers\n"
+    "                      (default: a cluster where the rows fit in its\n"
+    "                      shared memory, else registers where the blocks\n"
+    "                      fit, else shared memory and a grid barrier)\n"
     "      --repeat R      timed runs after one warm-up (default 5)\n"
     "      --csv FILE      also write the results to FILE as CSV\n"
     "  -h, --help          this text\n"
@@ -80,7 +86,8 @@ static double laswp_bytes(double m, double n)
 
 int main(int argc, char **argv)
 {
-    enum { REPEAT = 256, CSV, LEAF, BLOCK_ROWS, D1_HEIGHT };
+    enum { REPEAT = 256, CSV, LEAF, BLOCK_ROWS, D1_HEIGHT, NO_CLUSTER,
+           NO_REG };
     static const struct option longs[] = {
         {"n", required_argument, 0, 'n'},
         {"prec", required_argument, 0, 'p'},
@@ -90,11 +97,13 @@ int main(int argc, char **argv)
         {"leaf", required_argument, 0, LEAF},
         {"block-rows", required_argument, 0, BLOCK_ROWS},
         {"d1-height", required_argument, 0, D1_HEIGHT},
+        {"no-cluster", no_argument, 0, NO_CLUSTER},
+        {"no-reg", no_argument, 0, NO_REG},
         {"help", no_argument, 0, 'h'},
         {0, 0, 0, 0}};
     char sizes[] = "512,1024,2048", *size_arg = sizes, *precs = "d";
     const char *csv_name = NULL;
-    int repeat = 5, width = 256, leaf = 0, block_rows = 0, d1 = 0, c;
+    int repeat = 5, width = 256, leaf = 0, block_rows = 0, d1 = 0, no = 0, c;
     while ((c = getopt_long(argc, argv, "n:p:w:h", longs, NULL)) != -1) {
         switch (c) {
         case 'n': size_arg = optarg; break;
@@ -105,6 +114,8 @@ int main(int argc, char **argv)
         case LEAF: leaf = atoi(optarg); break;
         case BLOCK_ROWS: block_rows = atoi(optarg); break;
         case D1_HEIGHT: d1 = atoi(optarg); break;
+        case NO_CLUSTER: no |= HYLA_CUDA_LEAF_NO_CLUSTER; break;
+        case NO_REG: no |= HYLA_CUDA_LEAF_NO_REG; break;
         case 'h': fputs(usage, stdout); return 0;
         default: fputs(usage, stderr); return 2;
         }
@@ -140,7 +151,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "hyla-kernels: bad -n, -p, -w or --repeat\n");
         return 2;
     }
-    hyla_cuda_getrf_panel_tune(leaf, block_rows, d1);
+    hyla_cuda_getrf_panel_tune(leaf, block_rows, d1, no);
     FILE *csv = NULL;
     if (csv_name && !(csv = fopen(csv_name, "w"))) {
         perror(csv_name);
@@ -149,7 +160,8 @@ int main(int argc, char **argv)
     if (csv)
         fprintf(csv,
                 "routine,prec,n,width,hyla_s,hyla_gflops,ref,ref_s,ref_gflops,"
-                "ratio,diff,hyla_info,ref_info,leaf,block_rows,d1_height\n");
+                "ratio,diff,hyla_info,ref_info,leaf,block_rows,d1_height,"
+                "no_cluster,no_reg\n");
     printf(
         "kernel prec      n     w     hyla_s  GFLOP/s |      ref_s  GFLOP/s | "
         " ratio      diff  info\n");
@@ -175,10 +187,12 @@ int main(int argc, char **argv)
             if (csv)
                 fprintf(csv,
                         "%s,%c,%d,%d,%.6e,%.2f,%s,%.6e,%.2f,%.4f,%.3e,%d,"
-                        "%d,%d,%d,%d\n",
+                        "%d,%d,%d,%d,%d,%d\n",
                         kern->name, *p, n, w, r.hyla_s, gh, kern->ref, r.ref_s,
                         gr, r.ref_s / r.hyla_s, r.diff, r.hyla_info, r.ref_info,
-                        leaf ? leaf : 32, block_rows ? block_rows : 256, d1);
+                        leaf ? leaf : 32, block_rows ? block_rows : 256, d1,
+                        !!(no & HYLA_CUDA_LEAF_NO_CLUSTER),
+                        !!(no & HYLA_CUDA_LEAF_NO_REG));
             failed |= r.hyla_info != r.ref_info;
         }
     }

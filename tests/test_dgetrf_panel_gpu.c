@@ -23,6 +23,9 @@
 //  - leaves on 1 and 8 SMs: narrower leaves, or all SMs where the panel
 //    does not fit on so few;
 //  - leaf blocks of 16 to 2048 rows (more than shared memory holds);
+//  - the D2 leaf variants: on a thread block cluster (the default where
+//    the rows fit), rows in registers, rows in shared memory with a grid
+//    barrier (each forced on the shapes above);
 //  - design D1 leaves: forced on the shapes above, and on a panel of
 //    3,000,000 rows whose leaves do not fit in shared memory at all.
 // Exits 77 (SKIP) without a GPU.  Run it under compute-sanitizer.
@@ -32,6 +35,7 @@ static void *dwork;
 static int sms;  // SMs the leaves may use, 0: all
 static int rows; // rows of a leaf block, 0: the default
 static int d1;   // leaves at least this tall use D1, 0: the default
+static int no;   // D2 variants left out (HYLA_CUDA_LEAF_NO_*)
 
 enum { GEN_RANDOM, GEN_PIVOTED, GEN_TIES };
 
@@ -132,8 +136,8 @@ static void run(int m, int n, int mb, int gen, int zero, int off, int seed)
                        : 0.0;
     char note[160];
     snprintf(note, sizeof note,
-             "mb=%d off=%d sms=%d rows=%d d1=%d info=%d/%d%s%s%s%s", mb, off,
-             sms, rows, d1, info, rinfo,
+             "mb=%d off=%d sms=%d rows=%d d1=%d no=%d info=%d/%d%s%s%s%s", mb,
+             off, sms, rows, d1, no, info, rinfo,
              gen == GEN_TIES      ? " ties"
              : gen == GEN_PIVOTED ? " pivoted"
                                   : "",
@@ -181,11 +185,29 @@ int main(void)
         run(2000, 256, 256, GEN_RANDOM, zeros[i], 0, seed++);
     run(300, 64, 64, GEN_RANDOM, -2, 0, seed++);
     run(3000, 256, 256, GEN_RANDOM, 40, 4096, seed++);
-    // Leaves on few SMs: taller blocks, and narrower leaves where 32
-    // columns of them do not fit in shared memory.
+    // Without clusters (registers where they fit), then without registers
+    // either (shared memory and a grid barrier), on the same shapes.
+    static const int variants[] = {
+        HYLA_CUDA_LEAF_NO_CLUSTER,
+        HYLA_CUDA_LEAF_NO_CLUSTER | HYLA_CUDA_LEAF_NO_REG};
+    for (size_t v = 0; v < 2; v++) {
+        hyla_cuda_getrf_panel_tune(0, 0, 0, no = variants[v]);
+        for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++) {
+            const int *s = shapes[i];
+            run(s[0], s[1], s[2], GEN_RANDOM, -1, 0, seed++);
+            if (s[0] <= 5000) run(s[0], s[1], s[2], GEN_TIES, -1, 0, seed++);
+        }
+        for (size_t i = 0; i < sizeof zeros / sizeof zeros[0]; i += 2)
+            run(2000, 256, 256, GEN_RANDOM, zeros[i], 0, seed++);
+        run(300, 64, 64, GEN_RANDOM, -2, 0, seed++);
+    }
+    // Leaves on few SMs, each variant (clusters take no account of it):
+    // taller blocks, and narrower leaves where 32 columns of them do not
+    // fit in shared memory.
     static const int few[] = {1, 8};
-    for (size_t i = 0; i < sizeof few / sizeof few[0]; i++) {
-        sms = few[i];
+    for (size_t i = 0; i < 3 * sizeof few / sizeof few[0]; i++) {
+        sms = few[i / 3];
+        hyla_cuda_getrf_panel_tune(0, 0, 0, no = i % 3 ? variants[i % 3 - 1] : 0);
         run(16384, 256, 256, GEN_RANDOM, 100, 0, seed++);
         run(3001, 255, 256, GEN_PIVOTED, -1, 0, seed++);
     }
@@ -198,7 +220,7 @@ int main(void)
     }
     rows = 0;
     // D1 leaves everywhere (height >= 1), then only where D2 cannot go.
-    hyla_cuda_getrf_panel_tune(0, 0, d1 = 1);
+    hyla_cuda_getrf_panel_tune(0, 0, d1 = 1, no = 0);
     for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++) {
         const int *s = shapes[i];
         if (s[0] > 20000) continue;
@@ -209,7 +231,7 @@ int main(void)
         run(2000, 256, 256, GEN_RANDOM, zeros[i], 0, seed++);
     run(300, 64, 64, GEN_RANDOM, -2, 0, seed++);
     run(3000, 256, 256, GEN_RANDOM, 40, 4096, seed++);
-    hyla_cuda_getrf_panel_tune(0, 0, d1 = 0);
+    hyla_cuda_getrf_panel_tune(0, 0, d1 = 0, 0);
     run(3000000, 4, 3000000, GEN_RANDOM, 2, 0, seed++);
     cudaFree(dwork);
     cublasDestroy(handle);
