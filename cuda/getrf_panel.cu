@@ -93,50 +93,6 @@ static_assert(256 + sizeof(double2) * 2 * max_blocks +
                   (size_t)HYLA_CUDA_GETRF_PANEL_WORK,
               "board needs more workspace");
 
-// Is (v, r) a better pivot than (bv, br)?  The largest |value|, the first
-// row on a tie (LAPACK's idamax); r < 0 is no candidate.
-template <typename T> __device__ bool better(T v, int r, T bv, int br)
-{
-    return r >= 0 && (br < 0 || v > bv || (v == bv && r < br));
-}
-
-template <typename T> __device__ void warp_best(T &v, int &r, int &s)
-{
-    for (int o = 16; o > 0; o >>= 1) {
-        T v2 = __shfl_down_sync(0xffffffffu, v, o);
-        int r2 = __shfl_down_sync(0xffffffffu, r, o);
-        int s2 = __shfl_down_sync(0xffffffffu, s, o);
-        if (better(v2, r2, v, r)) {
-            v = v2;
-            r = r2;
-            s = s2;
-        }
-    }
-}
-
-// The block's best (v, r) over its threads, in every thread; s goes
-// along with the winner.
-template <typename T> __device__ void block_best(T &v, int &r, int &s)
-{
-    __shared__ T bv[32];
-    __shared__ int br[32], bs[32];
-    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
-    warp_best(v, r, s);
-    if (lane == 0) bv[warp] = v, br[warp] = r, bs[warp] = s;
-    __syncthreads();
-    if (warp == 0) {
-        bool in = lane < (int)(blockDim.x >> 5);
-        v = in ? bv[lane] : T(-1);
-        r = in ? br[lane] : -1;
-        s = in ? bs[lane] : -1;
-        warp_best(v, r, s);
-        if (lane == 0) bv[0] = v, br[0] = r, bs[0] = s;
-    }
-    __syncthreads();
-    v = bv[0], r = br[0], s = bs[0];
-    __syncthreads(); // before another call overwrites them
-}
-
 // A pivot candidate as three words that order like (|value|, -row): the
 // bits of the value (non-negative, so they order as unsigned integers) and
 // the row, UINT_MAX for no candidate.  The warp's best is then three
@@ -306,6 +262,125 @@ __device__ void leaf_end(const tiles<T> &t, int mb, int n, int ldd, int j0,
     }
 }
 
+// Rows [r0, r0 + nr) of the leaf's columns [j0, j0 + w) between the tile
+// column and a block's shared memory S (row stride w + 1), coalesced.
+template <typename T, bool load>
+__device__ void smem_rows(const tiles<T> &t, int mb, int ldd, T *S, int r0,
+                          int nr, int j0, int w)
+{
+    for (int e = threadIdx.x; e < nr * w; e += blockDim.x) {
+        int r = e / w, c = e - r * w;
+        T *x = t.row(r0 + r, mb, ldd) + j0 + c;
+        if (load)
+            S[r * (w + 1) + c] = *x;
+        else
+            *x = S[r * (w + 1) + c];
+    }
+}
+
+// The thread's candidate for the leaf's first column among the block's
+// rows in shared memory.
+template <typename T> __device__ cand_key smem_first(const T *S, int w, int r0, int nr)
+{
+    cand_key k{0u, 0u, UINT_MAX};
+    for (int r = threadIdx.x; r < nr; r += blockDim.x) {
+        cand_key kr = make_key(fabs(S[r * (w + 1)]), r0 + r);
+        if (key_better(kr, k)) k = kr;
+    }
+    return k;
+}
+
+// Steps 3 and 4 of column j (global gj) of a leaf whose block rows are in
+// shared memory: rows gj and p trade places (the pivot row prow into row
+// gj in the first block, the old row gj, diag, into row p where it lies),
+// then the rows below gj are scaled and updated; returns the thread's
+// candidate for column j + 1, found on the way.
+template <typename T>
+__device__ cand_key smem_column(T *S, int w, int r0, int nr, int j, int gj,
+                                bool first, int p, const T *prow,
+                                const T *diag)
+{
+    const int tid = threadIdx.x, ws = w + 1;
+    if (p != gj && tid < w) {
+        if (first) S[j * ws + tid] = prow[tid];
+        if (p >= r0 && p < r0 + nr) S[(p - r0) * ws + tid] = diag[tid];
+    }
+    __syncthreads();
+    const T pv = prow[j];
+    const T sfmin = sizeof(T) == sizeof(double) ? T(DBL_MIN) : T(FLT_MIN);
+    const T inv = pv != T(0) ? T(1) / pv : T(0);
+    const bool small = fabs(pv) < sfmin;
+    cand_key k{0u, 0u, UINT_MAX};
+    for (int r = max(gj + 1 - r0, 0) + tid; r < nr; r += blockDim.x) {
+        T *x = S + r * ws;
+        if (pv != T(0)) {
+            T l = small ? x[j] / pv : x[j] * inv;
+            x[j] = l;
+            row_update(x, prow, l, j + 1, w);
+        }
+        if (j + 1 < w) {
+            cand_key kr = make_key(fabs(x[j + 1]), r0 + r);
+            if (key_better(kr, k)) k = kr;
+        }
+    }
+    return k;
+}
+
+// Step 2 of column j in the grid-barrier leaves, by warp 0 of each block:
+// the best of the blocks' published candidates (loaded four at a time),
+// the block holding it (R rows each from row j0), the copies of its row
+// into prow and of row j0 + j into diag, the pivot into piv[j] and *pivot.
+template <typename T>
+__device__ void pick_pivot(const board<T> &g, int buf, int nblk, int j0,
+                           int R, int w, int j, T *prow, T *diag, int *piv,
+                           int *pivot)
+{
+    const int lane = threadIdx.x & 31;
+    const T *copies = g.copy + (size_t)buf * (max_blocks + 1) * max_leaf;
+    T dj = lane < w ? __ldcg(&copies[(size_t)max_blocks * max_leaf + lane])
+                    : T(0);
+    cand_key best{0u, 0u, UINT_MAX};
+    for (int i0 = 0; i0 < nblk; i0 += 4 * 32) {
+        double2 c[4];
+#pragma unroll
+        for (int q = 0; q < 4; q++) {
+            int i = i0 + q * 32 + lane;
+            c[q] = i < nblk ? __ldcg(&g.cand[buf * max_blocks + i])
+                            : make_double2(0.0, __longlong_as_double(-1));
+        }
+#pragma unroll
+        for (int q = 0; q < 4; q++) {
+            cand_key kq =
+                make_key(T(c[q].x), (int)__double_as_longlong(c[q].y));
+            if (key_better(kq, best)) best = kq;
+        }
+    }
+    best = warp_max(best);
+    const int p = (int)best.row, s = (p - j0) / R;
+    if (lane < w) {
+        prow[lane] = __ldcg(&copies[(size_t)s * max_leaf + lane]);
+        diag[lane] = dj;
+    }
+    if (lane == 0) *pivot = piv[j] = p;
+}
+
+// The block's candidate k (its value and row) on the board for column
+// parity buf.
+template <typename T>
+__device__ void post_candidate(const board<T> &g, int buf, cand_key k)
+{
+    g.cand[buf * max_blocks + blockIdx.x] =
+        make_double2(key_value<T>(k), __longlong_as_double((int)k.row));
+}
+
+// The 1-based pivot of column gj, and info at the first zero pivot.
+template <typename T>
+__device__ void note_pivot(int *ipiv, int *info, int off, int gj, int p, T pv)
+{
+    ipiv[gj] = off + p + 1;
+    if (pv == T(0)) atomicCAS(info, 0, off + gj + 1);
+}
+
 // Leaf: columns [j0, j0 + w) of rows [j0, m), w <= max_leaf.  Block b
 // holds rows [j0 + b R, j0 + (b + 1) R) in shared memory (block 0 thus
 // the diagonal rows, as R >= w).  Column j:
@@ -325,117 +400,38 @@ __global__ void __launch_bounds__(leaf_threads)
     extern __shared__ __align__(16) unsigned char raw[];
     T *S = reinterpret_cast<T *>(raw);
     const int ws = w + 1;
-    __shared__ T sv[leaf_threads / 32];
-    __shared__ int sr[leaf_threads / 32];
+    __shared__ cand_key red[leaf_threads / 32];
     __shared__ T prow[max_leaf], diag[max_leaf];
     __shared__ int piv[max_leaf];
     __shared__ int s_p;
     const int nblk = gridDim.x, b = blockIdx.x, tid = threadIdx.x;
-    const int lane = tid & 31, warp = tid >> 5;
     const int r0 = j0 + b * R, nr = max(min(r0 + R, m) - r0, 0);
-    const T sfmin = sizeof(T) == sizeof(double) ? T(DBL_MIN) : T(FLT_MIN);
-    auto row_at = [&](int r) { return t.row(r, mb, ldd); };
 
-    for (int e = tid; e < nr * w; e += leaf_threads) {
-        int r = e / w, c = e - r * w;
-        S[r * ws + c] = row_at(r0 + r)[j0 + c];
-    }
+    smem_rows<T, true>(t, mb, ldd, S, r0, nr, j0, w);
     __syncthreads();
-    T best = -1;
-    int arg = -1;
-    for (int r = tid; r < nr; r += leaf_threads) {
-        T v = fabs(S[r * ws]);
-        if (better(v, r0 + r, best, arg)) best = v, arg = r0 + r;
-    }
-
+    cand_key k = smem_first(S, w, r0, nr);
     for (int j = 0; j < w; j++) {
         const int gj = j0 + j, buf = j & 1;
         // 1. this block's candidate, published
-        int slot = b;
-        warp_best(best, arg, slot);
-        if (lane == 0) sv[warp] = best, sr[warp] = arg;
-        __syncthreads();
-        if (warp == 0) {
-            best = lane < leaf_threads / 32 ? sv[lane] : T(-1);
-            arg = lane < leaf_threads / 32 ? sr[lane] : -1;
-            warp_best(best, arg, slot);
-            if (lane == 0) s_p = arg;
-        }
-        __syncthreads();
-        arg = s_p;
+        k = block_max(k, red);
         T *copies = g.copy + (size_t)buf * (max_blocks + 1) * max_leaf;
-        if (arg >= 0 && tid < w)
-            copies[(size_t)b * max_leaf + tid] = S[(arg - r0) * ws + tid];
+        if (k.row != UINT_MAX && tid < w)
+            copies[(size_t)b * max_leaf + tid] =
+                S[((int)k.row - r0) * ws + tid];
         if (b == 0 && tid < w)
             copies[(size_t)max_blocks * max_leaf + tid] = S[j * ws + tid];
-        if (tid == 0) {
-            g.cand[buf * max_blocks + b] =
-                make_double2(best, __longlong_as_double(arg));
-        }
+        if (tid == 0) post_candidate(g, buf, k);
         grid_barrier(g.arrive, j + 1);
-
-        // 2. the pivot, the same in every block, and the rows of the
-        // interchange (the diagonal row's load overlaps the search)
-        if (warp == 0) {
-            T dj = lane < w
-                       ? __ldcg(&copies[(size_t)max_blocks * max_leaf + lane])
-                       : T(0);
-            T v = -1;
-            int r = -1, s = -1;
-            for (int i = lane; i < nblk; i += 32) {
-                double2 c = __ldcg(&g.cand[buf * max_blocks + i]);
-                T v2 = T(c.x);
-                int r2 = (int)__double_as_longlong(c.y);
-                if (better(v2, r2, v, r)) v = v2, r = r2, s = i;
-            }
-            warp_best(v, r, s);
-            r = __shfl_sync(0xffffffffu, r, 0);
-            s = __shfl_sync(0xffffffffu, s, 0);
-            if (lane < w) {
-                prow[lane] = __ldcg(&copies[(size_t)s * max_leaf + lane]);
-                diag[lane] = dj;
-            }
-            if (lane == 0) s_p = piv[j] = r;
-        }
+        // 2. the pivot, the same in every block
+        if (tid < 32) pick_pivot(g, buf, nblk, j0, R, w, j, prow, diag, piv, &s_p);
         __syncthreads();
         const int p = s_p;
-        const T pv = prow[j];
-        if (b == 0 && tid == 0) {
-            ipiv[gj] = off + p + 1;
-            if (pv == T(0)) atomicCAS(info, 0, off + gj + 1);
-        }
-
-        // 3. the interchange
-        if (p != gj && tid < w) {
-            if (b == 0) S[j * ws + tid] = prow[tid];
-            if (p >= r0 && p < r0 + nr) S[(p - r0) * ws + tid] = diag[tid];
-        }
-        __syncthreads();
-
-        // 4. scale, update, next candidate
-        best = -1;
-        arg = -1;
-        const T inv = pv != T(0) ? T(1) / pv : T(0);
-        const bool small = fabs(pv) < sfmin;
-        for (int r = max(gj + 1 - r0, 0) + tid; r < nr; r += leaf_threads) {
-            T *x = S + r * ws;
-            if (pv != T(0)) {
-                T l = small ? x[j] / pv : x[j] * inv;
-                x[j] = l;
-                row_update(x, prow, l, j + 1, w);
-            }
-            if (j + 1 < w) {
-                T v = fabs(x[j + 1]);
-                if (better(v, r0 + r, best, arg)) best = v, arg = r0 + r;
-            }
-        }
+        if (b == 0 && tid == 0) note_pivot(ipiv, info, off, gj, p, prow[j]);
+        // 3. and 4.
+        k = smem_column(S, w, r0, nr, j, gj, b == 0, p, prow, diag);
     }
     __syncthreads();
-    for (int e = tid; e < nr * w; e += leaf_threads) {
-        int r = e / w, c = e - r * w;
-        row_at(r0 + r)[j0 + c] = S[r * ws + c];
-    }
-
+    smem_rows<T, false>(t, mb, ldd, S, r0, nr, j0, w);
     leaf_end(t, mb, n, ldd, j0, w, piv, g);
 }
 
@@ -444,20 +440,17 @@ constexpr int reg_threads = 256;
 
 // The same leaf with the rows in registers: thread i of block b holds row
 // j0 + b reg_threads + i, columns [j0, j0 + w) in a[], w <= W (8, 16 or
-// 32); the column loop is unrolled so that a[] stays in registers.  The
-// steps per column are leaf_kernel's, with the candidates compared as
-// cand_keys and the pivot's block found from its row.
+// 32); the column loop is unrolled so that a[] stays in registers.
 template <typename T, int W>
 __global__ void __launch_bounds__(reg_threads, 2)
     leaf_reg_kernel(tiles<T> t, int mb, int m, int n, int ldd, int j0, int w,
                     int *ipiv, int off, int *info, board<T> g)
 {
     __shared__ cand_key red[reg_threads / 32];
-    __shared__ T prow[W], diag[W];
+    __shared__ T prow[max_leaf], diag[max_leaf];
     __shared__ int piv[max_leaf];
     __shared__ int s_p;
     const int nblk = gridDim.x, b = blockIdx.x, tid = threadIdx.x;
-    const int lane = tid & 31;
     const int r = j0 + b * reg_threads + tid;
     const bool mine = r < m;
     const T sfmin = sizeof(T) == sizeof(double) ? T(DBL_MIN) : T(FLT_MIN);
@@ -485,49 +478,16 @@ __global__ void __launch_bounds__(reg_threads, 2)
             for (int c = 0; c < W; c++)
                 if (c < w) copies[(size_t)max_blocks * max_leaf + c] = a[c];
         }
-        if (tid == 0)
-            g.cand[buf * max_blocks + b] = make_double2(
-                key_value<T>(k), __longlong_as_double((int)k.row));
+        if (tid == 0) post_candidate(g, buf, k);
         grid_barrier(g.arrive, j + 1);
-
-        // 2. the pivot: the best of the blocks' candidates (loads issued
-        // four at a time), its block from its row, its row's copy
-        if (tid < 32) {
-            T dj = lane < w
-                       ? __ldcg(&copies[(size_t)max_blocks * max_leaf + lane])
-                       : T(0);
-            cand_key best{0u, 0u, UINT_MAX};
-            for (int i0 = 0; i0 < nblk; i0 += 4 * 32) {
-                double2 c[4];
-#pragma unroll
-                for (int q = 0; q < 4; q++) {
-                    int i = i0 + q * 32 + lane;
-                    c[q] = i < nblk ? __ldcg(&g.cand[buf * max_blocks + i])
-                                    : make_double2(0.0, __longlong_as_double(-1));
-                }
-#pragma unroll
-                for (int q = 0; q < 4; q++) {
-                    cand_key kq = make_key(T(c[q].x),
-                                           (int)__double_as_longlong(c[q].y));
-                    if (key_better(kq, best)) best = kq;
-                }
-            }
-            best = warp_max(best);
-            const int p = (int)best.row, s = (p - j0) / reg_threads;
-            if (lane < w) {
-                prow[lane] = __ldcg(&copies[(size_t)s * max_leaf + lane]);
-                diag[lane] = dj;
-            }
-            if (lane == 0) s_p = piv[j] = p;
-        }
+        // 2. the pivot
+        if (tid < 32)
+            pick_pivot(g, buf, nblk, j0, reg_threads, w, j, prow, diag, piv,
+                       &s_p);
         __syncthreads();
         const int p = s_p;
         const T pv = prow[j];
-        if (b == 0 && tid == 0) {
-            ipiv[gj] = off + p + 1;
-            if (pv == T(0)) atomicCAS(info, 0, off + gj + 1);
-        }
-
+        if (b == 0 && tid == 0) note_pivot(ipiv, info, off, gj, p, pv);
         // 3. the interchange
         if (p != gj && (r == gj || r == p)) {
             const T *from = r == gj ? prow : diag;
@@ -535,7 +495,6 @@ __global__ void __launch_bounds__(reg_threads, 2)
             for (int c = 0; c < W; c++)
                 if (c < w) a[c] = from[c];
         }
-
         // 4. scale and update the rows below the diagonal
         if (mine && r > gj && pv != T(0)) {
             T l = fabs(pv) < sfmin ? a[j] / pv : a[j] * (T(1) / pv);
@@ -582,20 +541,11 @@ __global__ void __launch_bounds__(cl_threads)
     const int nblk = (int)cl.num_blocks(), b = (int)cl.block_rank();
     const int tid = threadIdx.x, lane = tid & 31;
     const int r0 = j0 + b * R, nr = max(min(r0 + R, m) - r0, 0);
-    const T sfmin = sizeof(T) == sizeof(double) ? T(DBL_MIN) : T(FLT_MIN);
     const cand_key none{0u, 0u, UINT_MAX};
 
-    for (int e = tid; e < nr * w; e += cl_threads) {
-        int r = e / w, c = e - r * w;
-        S[r * ws + c] = t.row(r0 + r, mb, ldd)[j0 + c];
-    }
+    smem_rows<T, true>(t, mb, ldd, S, r0, nr, j0, w);
     __syncthreads();
-    cand_key k = none;
-    for (int r = tid; r < nr; r += cl_threads) {
-        cand_key kr = make_key(fabs(S[r * ws]), r0 + r);
-        if (key_better(kr, k)) k = kr;
-    }
-
+    cand_key k = smem_first(S, w, r0, nr);
     for (int j = 0; j < w; j++) {
         const int gj = j0 + j, buf = j & 1;
         // 1. this block's candidate and its row, and row gj (block 0), in
@@ -608,7 +558,6 @@ __global__ void __launch_bounds__(cl_threads)
         }
         if (tid == 0) pub[buf] = k;
         cl.sync();
-
         // 2. the pivot, from the blocks' candidates; its row and row gj
         if (tid < 32) {
             cand_key c = lane < nblk ? *cl.map_shared_rank(&pub[buf], lane)
@@ -625,41 +574,12 @@ __global__ void __launch_bounds__(cl_threads)
         }
         __syncthreads();
         const int p = s_p;
-        const T pv = prow[j];
-        if (b == 0 && tid == 0) {
-            ipiv[gj] = off + p + 1;
-            if (pv == T(0)) atomicCAS(info, 0, off + gj + 1);
-        }
-
-        // 3. the interchange
-        if (p != gj && tid < w) {
-            if (b == 0) S[j * ws + tid] = prow[tid];
-            if (p >= r0 && p < r0 + nr) S[(p - r0) * ws + tid] = diag[tid];
-        }
-        __syncthreads();
-
-        // 4. scale, update, next candidate
-        k = none;
-        const T inv = pv != T(0) ? T(1) / pv : T(0);
-        const bool small = fabs(pv) < sfmin;
-        for (int r = max(gj + 1 - r0, 0) + tid; r < nr; r += cl_threads) {
-            T *x = S + r * ws;
-            if (pv != T(0)) {
-                T l = small ? x[j] / pv : x[j] * inv;
-                x[j] = l;
-                row_update(x, prow, l, j + 1, w);
-            }
-            if (j + 1 < w) {
-                cand_key kr = make_key(fabs(x[j + 1]), r0 + r);
-                if (key_better(kr, k)) k = kr;
-            }
-        }
+        if (b == 0 && tid == 0) note_pivot(ipiv, info, off, gj, p, prow[j]);
+        // 3. and 4.
+        k = smem_column(S, w, r0, nr, j, gj, b == 0, p, prow, diag);
     }
     __syncthreads();
-    for (int e = tid; e < nr * w; e += cl_threads) {
-        int r = e / w, c = e - r * w;
-        t.row(r0 + r, mb, ldd)[j0 + c] = S[r * ws + c];
-    }
+    smem_rows<T, false>(t, mb, ldd, S, r0, nr, j0, w);
     // No block leaves while another may still read its shared memory.
     cl.sync();
     leaf_end(t, mb, n, ldd, j0, w, piv, g);
@@ -693,8 +613,8 @@ __global__ void __launch_bounds__(d1_threads)
     const T sfmin = sizeof(T) == sizeof(double) ? T(DBL_MIN) : T(FLT_MIN);
     const bool small = fabs(pv) < sfmin;
     const T inv = pv != T(0) ? T(1) / pv : T(0);
-    T best = -1;
-    int arg = -1;
+    __shared__ cand_key red[d1_threads / 32];
+    cand_key k{0u, 0u, UINT_MAX};
     for (int i = c + blockIdx.x * d1_threads + tid; i < m;
          i += gridDim.x * d1_threads) {
         T *x = row_at(i);
@@ -705,33 +625,30 @@ __global__ void __launch_bounds__(d1_threads)
                 x[gj + k] -= l * prow[k];
         }
         if (c < end) {
-            T v = fabs(x[c]);
-            if (better(v, i, best, arg)) best = v, arg = i;
+            cand_key ki = make_key(fabs(x[c]), i);
+            if (key_better(ki, k)) k = ki;
         }
     }
     if (c >= end) return;
-    int slot = 0;
-    block_best(best, arg, slot);
+    k = block_max(k, red);
     if (tid == 0) {
-        g.cand[blockIdx.x] = make_double2(best, __longlong_as_double(arg));
+        post_candidate(g, 0, k);
         __threadfence();
         last = atomicAdd(g.done, 1u) == gridDim.x - 1;
     }
     __syncthreads();
     if (!last) return;
-    T v = -1;
-    int r = -1;
+    k = {0u, 0u, UINT_MAX};
     for (int b = tid; b < (int)gridDim.x; b += d1_threads) {
         double2 cb = __ldcg(&g.cand[b]);
-        T v2 = T(cb.x);
-        int r2 = (int)__double_as_longlong(cb.y);
-        if (better(v2, r2, v, r)) v = v2, r = r2;
+        cand_key kb = make_key(T(cb.x), (int)__double_as_longlong(cb.y));
+        if (key_better(kb, k)) k = kb;
     }
-    block_best(v, r, slot);
+    __syncthreads(); // red is read by all before it is written again
+    k = block_max(k, red);
     if (tid == 0) {
-        *g.pivot = r;
-        ipiv[c] = off + r + 1;
-        if (v == T(0)) atomicCAS(info, 0, off + c + 1);
+        *g.pivot = (int)k.row;
+        note_pivot(ipiv, info, off, c, (int)k.row, key_value<T>(k));
         *g.done = 0;
     }
 }
