@@ -679,6 +679,14 @@ __global__ void gemm_pointers(tiles<T> t, int count, int ldd, int j0, int n1,
     g.c[i] = t.tile[1 + i] + j0 + n1;
 }
 
+// leaf_reg_kernel<T, 8 << i>, for i = 0, 1, 2.
+template <typename T> const void *reg_kernel(int i)
+{
+    return i == 0   ? (const void *)leaf_reg_kernel<T, 8>
+           : i == 1 ? (const void *)leaf_reg_kernel<T, 16>
+                    : (const void *)leaf_reg_kernel<T, 32>;
+}
+
 // Per GPU, set up once: SM count, shared memory a block may ask for.
 struct device_info {
     int sms, smem;
@@ -705,12 +713,9 @@ template <typename T> int device(device_info *d)
     d->smem -= 2048;
     HYLA_CUDA_CHECK(cudaFuncSetAttribute(
         leaf_kernel<T>, cudaFuncAttributeMaxDynamicSharedMemorySize, d->smem));
-    const void *reg[3] = {(const void *)leaf_reg_kernel<T, 8>,
-                          (const void *)leaf_reg_kernel<T, 16>,
-                          (const void *)leaf_reg_kernel<T, 32>};
     for (int i = 0; i < 3; i++)
         HYLA_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-            &d->reg_blocks[i], reg[i], reg_threads, 0));
+            &d->reg_blocks[i], reg_kernel<T>(i), reg_threads, 0));
     // The largest cluster (16, else 8) whose blocks can each have all the
     // shared memory of an SM; none before compute capability 9.0.
     int cc;
@@ -809,12 +814,9 @@ template <typename T> struct panel {
             nblk > dev.reg_blocks[i] * dev.sms ||
             nblk > max_blocks)
             return 0;
-        const void *k[3] = {(const void *)leaf_reg_kernel<T, 8>,
-                            (const void *)leaf_reg_kernel<T, 16>,
-                            (const void *)leaf_reg_kernel<T, 32>};
         void *args[] = {&t, &mb, &m, &n, &ldd, &j0, &w, &ipiv, &off, &info, &g};
         cudaError_t e = cudaLaunchCooperativeKernel(
-            k[i], dim3(nblk), dim3(reg_threads), args, 0, stream);
+            reg_kernel<T>(i), dim3(nblk), dim3(reg_threads), args, 0, stream);
         *rc = e == cudaSuccess ? 0 : HYLA_ERR_CUDA;
         return 1;
     }
