@@ -917,11 +917,12 @@ template <typename T> struct panel {
     // already factored.
     int rec(int j0, int w)
     {
-        // A leaf, or two narrower ones where only those fit in a cluster.
-        bool halve = w <= ib && w > 8 && !cluster_rows(j0, w) &&
-                     cluster_rows(j0, w / 2) && !use_d1(j0, w);
-        if (w <= ib && !halve) return leaf(j0, w);
-        int n1 = halve ? w / 2 : (w / 2 + ib - 1) / ib * ib, n2 = w - n1, rc;
+        // A leaf too tall for a cluster is not split into narrower ones
+        // that fit: a cluster leaf of 16 columns takes as long as a
+        // registers leaf of 32, and the split adds a recursion level
+        // (docs/perf).
+        if (w <= ib) return leaf(j0, w);
+        int n1 = (w / 2 + ib - 1) / ib * ib, n2 = w - n1, rc;
         if ((rc = rec(j0, n1)) || (rc = trsm(j0, n1, n2)) ||
             (rc = gemm(j0, n1, n2)))
             return rc;
@@ -981,6 +982,13 @@ int getrf_panel(cublasHandle_t h, T *const *dtile, int ntiles, int mb, int m,
 }
 
 } // namespace
+
+extern "C" int hyla_cuda_getrf_panel_cluster(int single)
+{
+    device_info d;
+    int rc = single ? device<float>(&d) : device<double>(&d);
+    return rc ? -1 : d.cl_size;
+}
 
 extern "C" void hyla_cuda_getrf_panel_tune(int leaf, int rows, int d1, int no)
 {

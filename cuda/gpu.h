@@ -39,6 +39,10 @@ enum { HYLA_CUDA_LEAF_NO_CLUSTER = 1, HYLA_CUDA_LEAF_NO_REG = 2 };
 // variant where it fits.
 void hyla_cuda_getrf_panel_tune(int leaf, int rows, int d1_height, int no);
 
+// Blocks of a cluster leaf on the current GPU (single: of the float
+// panel), 0 where the GPU has none, -1 on a CUDA error.
+int hyla_cuda_getrf_panel_cluster(int single);
+
 #include "gpu_d.h"
 #include "gpu_s.h"
 

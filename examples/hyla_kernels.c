@@ -162,6 +162,10 @@ int main(int argc, char **argv)
                 "routine,prec,n,width,hyla_s,hyla_gflops,ref,ref_s,ref_gflops,"
                 "ratio,diff,hyla_info,ref_info,leaf,block_rows,d1_height,"
                 "no_cluster,no_reg\n");
+    if (!strcmp(kern->name, "getrf"))
+        printf("# cluster leaf: %d blocks (double), %d (single)\n",
+               hyla_cuda_getrf_panel_cluster(0),
+               hyla_cuda_getrf_panel_cluster(1));
     printf(
         "kernel prec      n     w     hyla_s  GFLOP/s |      ref_s  GFLOP/s | "
         " ratio      diff  info\n");
