@@ -221,8 +221,10 @@ HYLA_EXPORT int hyla_init(const hyla_config_t *cfg)
     // Modes: cpu never starts GPUs; hybrid needs one (CPU panels, updates
     // wherever the scheduler finds them fastest); native needs one and
     // runs every task that has a GPU implementation on the GPUs, with one
-    // CPU worker for the rest (layout conversions); auto is hybrid when
-    // this build has GPU codelets and the machine a GPU, else cpu.
+    // CPU worker for the rest (layout conversions); auto is native when
+    // this build has GPU codelets and the machine a GPU (on an H100 node
+    // its LU is 9.4x hybrid's and its Cholesky as fast, docs/perf), else
+    // cpu with the CPU workers asked for.
     int gpu_mode = c.mode == HYLA_MODE_HYBRID || c.mode == HYLA_MODE_NATIVE;
     const char *name = c.mode == HYLA_MODE_NATIVE ? "native" : "hybrid";
     if (gpu_mode && !HYLA_CUDA_CODELETS)
@@ -235,15 +237,28 @@ HYLA_EXPORT int hyla_init(const hyla_config_t *cfg)
         return hyla_rt_error(-1, "hyla_init: mode %s needs ngpus != 0", name);
     if (c.ncpus == 0 && c.mode != HYLA_MODE_NATIVE)
         return hyla_rt_error(-1, "hyla_init: LU panels need ncpus != 0");
-    if (c.mode == HYLA_MODE_NATIVE) c.ncpus = c.panel_threads = 1;
+    const hyla_config_t asked = c;
+    int native = c.mode == HYLA_MODE_NATIVE ||
+                 (c.mode == HYLA_MODE_AUTO && c.ngpus != 0);
+    if (native) {
+        c.mode = HYLA_MODE_NATIVE;
+        c.ncpus = c.panel_threads = 1;
+    }
 
     // dmdas places tasks by their predicted time and honours priorities;
     // without GPUs the cheaper lws does as well (docs/perf).  Whether
-    // there are GPUs is known only once StarPU runs: with the default
-    // scheduler and none found, start again without GPUs.
+    // there are GPUs is known only once StarPU runs: in auto mode, or with
+    // the default scheduler, and none found, start again without GPUs
+    // (auto: as cpu mode, with the CPU workers asked for).
     int ret = start_starpu(&c, c.ngpus);
-    if (!ret && !c.scheduler && c.ngpus != 0 && hyla_rt_gpus_init() == 0) {
+    int is_auto = asked.mode == HYLA_MODE_AUTO;
+    if (!ret && c.ngpus != 0 && (!c.scheduler || is_auto) &&
+        hyla_rt_gpus_init() == 0) {
         starpu_shutdown();
+        if (is_auto) {
+            c = asked;
+            native = 0;
+        }
         ret = start_starpu(&c, 0);
     }
     if (ret == -ENODEV)
@@ -258,9 +273,8 @@ HYLA_EXPORT int hyla_init(const hyla_config_t *cfg)
         return hyla_rt_error(HYLA_ERR_NOT_SUPPORTED,
                              "hyla_init: mode %s, but no GPU was found", name);
     }
-    c.mode = !ngpus                       ? HYLA_MODE_CPU
-             : c.mode == HYLA_MODE_NATIVE ? HYLA_MODE_NATIVE
-                                          : HYLA_MODE_HYBRID;
+    c.mode = !ngpus ? HYLA_MODE_CPU : native ? HYLA_MODE_NATIVE
+                                             : HYLA_MODE_HYBRID;
     c.ngpus = ngpus;
     c.gpu_streams = ngpus ? hyla_rt_gpu_streams() : 0;
     // Native mode solves by inverses: the GPU's TRSMs are slow on the

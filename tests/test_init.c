@@ -244,16 +244,21 @@ static void modes(void)
              "modes hybrid and native disagree on the GPU");
     hyla_config_t c = good();
 
-    // auto resolves to hybrid where hybrid starts, else to cpu.
+    // auto resolves to native (one CPU worker) where the GPU modes start,
+    // else to cpu with the CPU workers asked for.
     c.mode = HYLA_MODE_AUTO;
     c.ngpus = -1;
+    c.ncpus = sysconf(_SC_NPROCESSORS_ONLN) >= 2 ? 2 : 1;
     TH_STATUS(hyla_init(&c), 0);
     hyla_config_t got;
     TH_STATUS(hyla_config_get(&got), 0);
-    th_check(gpu ? got.mode == HYLA_MODE_HYBRID && got.ngpus >= 1
-                 : got.mode == HYLA_MODE_CPU && got.ngpus == 0,
-             "mode auto: resolved to mode %d, ngpus %d (GPU present: %d)",
-             (int)got.mode, got.ngpus, gpu);
+    th_check(gpu ? got.mode == HYLA_MODE_NATIVE && got.ngpus >= 1 &&
+                       got.ncpus == 1
+                 : got.mode == HYLA_MODE_CPU && got.ngpus == 0 &&
+                       got.ncpus == c.ncpus,
+             "mode auto: resolved to mode %d, ngpus %d, ncpus %d (GPU "
+             "present: %d, ncpus asked %d)",
+             (int)got.mode, got.ngpus, got.ncpus, gpu, c.ncpus);
     TH_STATUS(hyla_finalize(), 0);
     c.mode = HYLA_MODE_CPU;
     TH_STATUS(hyla_init(&c), 0);
@@ -267,6 +272,7 @@ static void worker_counts(void)
     for (int want = -1; want <= 2; want++) {
         if (want == 0) continue;
         hyla_config_t c = good(), got;
+        c.mode = HYLA_MODE_CPU; // auto would be native, one CPU worker
         c.ncpus = want;
         c.nb = 24 + want;
         c.lookahead = 2;

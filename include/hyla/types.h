@@ -45,7 +45,7 @@ typedef enum hyla_status {
 
 /** Where the tasks of a factorization run. */
 typedef enum hyla_mode {
-    HYLA_MODE_AUTO = 0,   /**< the best mode for this machine */
+    HYLA_MODE_AUTO = 0,   /**< native where a GPU is found, else cpu */
     HYLA_MODE_CPU = 1,    /**< CPU workers only */
     HYLA_MODE_HYBRID = 2, /**< CPU panels, GPU updates */
     HYLA_MODE_NATIVE = 3  /**< every task on GPUs, one CPU thread drives */
