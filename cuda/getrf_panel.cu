@@ -6,10 +6,10 @@
 // rows fit in the shared memory of the SMs, is one fused kernel: its blocks
 // each keep a slice of the leaf's rows in shared memory for the whole
 // leaf and meet at a grid barrier once per column, where each publishes
-// its pivot candidate with a copy of that row; where the leaf's blocks can
-// all be resident with one row per thread, each thread keeps its row in
-// registers instead (leaf_reg_kernel), else the rows stay in shared memory
-// (leaf_kernel).  The leaf also applies its interchanges to the rest of the
+// its pivot candidate with a copy of that row (leaf_kernel); on request,
+// where the leaf's blocks can all be resident with one row per thread,
+// each thread keeps its row in registers instead (leaf_reg_kernel): inside
+// a panel it is slower than shared memory (docs/perf).  The leaf also applies its interchanges to the rest of the
 // panel, so the recursion needs no row swaps of its own.  D1, for any height, takes two kernels per column: the
 // interchange of two whole panel rows, then the scaling and update of the
 // leaf's rows fused with the search for the next pivot (each block's best,
@@ -46,7 +46,7 @@ std::atomic<int> block_rows{256};
 // Leaves at least this tall use D1 (0: only those whose rows do not fit in
 // shared memory).
 std::atomic<int> d1_height{0};
-// D2 variants left out (HYLA_CUDA_LEAF_NO_*).
+// D2 variants (HYLA_CUDA_LEAF_*).
 std::atomic<int> exclude{0};
 
 // The workspace, carved from the caller's HYLA_CUDA_GETRF_PANEL_WORK
@@ -810,7 +810,7 @@ template <typename T> struct panel {
     {
         int i = w <= 8 ? 0 : w <= 16 ? 1 : 2;
         int nblk = (m - j0 + reg_threads - 1) / reg_threads;
-        if ((exclude & HYLA_CUDA_LEAF_NO_REG) ||
+        if (!(exclude & HYLA_CUDA_LEAF_REG) ||
             nblk > dev.reg_blocks[i] * dev.sms ||
             nblk > max_blocks)
             return 0;

@@ -26,17 +26,18 @@ enum { HYLA_CUDA_LASWP_MAXTILES = 1024 };
 // Device workspace of one hyla_cuda_*getrf_panel call, in bytes.
 enum { HYLA_CUDA_GETRF_PANEL_WORK = 1 << 20 };
 
-// D2 leaf variants that hyla_cuda_getrf_panel_tune can leave out: the
-// thread block cluster, the rows in registers.  Without both, D2 leaves
-// keep their rows in shared memory and meet at a grid barrier.
-enum { HYLA_CUDA_LEAF_NO_CLUSTER = 1, HYLA_CUDA_LEAF_NO_REG = 2 };
+// D2 leaf variants for hyla_cuda_getrf_panel_tune: no thread block
+// cluster; the rows in registers where they fit rather than in shared
+// memory.  By default a cluster where the rows fit in its shared memory,
+// else the rows in shared memory and a grid barrier.
+enum { HYLA_CUDA_LEAF_NO_CLUSTER = 1, HYLA_CUDA_LEAF_REG = 2 };
 
 // Process-wide tunables of hyla_cuda_*getrf_panel (for benchmarks and
 // tests): the widest leaf, 1 to 32 columns, the rows a grid-barrier D2
 // leaf block aims at, the height from which leaves use design D1, and the
-// D2 variants left out (HYLA_CUDA_LEAF_NO_*, or-ed).  0: the defaults,
-// 32, 256, D1 only where a leaf's rows do not fit in shared memory, every
-// variant where it fits.
+// D2 variants (HYLA_CUDA_LEAF_*, or-ed).  0: the defaults, 32, 256, D1
+// only where a leaf's rows do not fit in shared memory, the default
+// variants.
 void hyla_cuda_getrf_panel_tune(int leaf, int rows, int d1_height, int no);
 
 // Blocks of a cluster leaf on the current GPU (single: of the float

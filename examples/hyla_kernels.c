@@ -37,10 +37,10 @@ static const char usage[] =
     "                      (kernels per column; default: only where D2's\n"
     "                      shared memory is too small; 1: all leaves)\n"
     "      --no-cluster    getrf: no D2 leaves on a thread block cluster\n"
-    "      --no-reg        getrf: no D2 leaves with their rows in registers\n"
-    "                      (default: a cluster where the rows fit in its\n"
-    "                      shared memory, else registers where the blocks\n"
-    "                      fit, else shared memory and a grid barrier)\n"
+    "      --reg           getrf: D2 leaves with their rows in registers\n"
+    "                      where the blocks fit (default: a cluster where\n"
+    "                      the rows fit in its shared memory, else shared\n"
+    "                      memory and a grid barrier)\n"
     "      --repeat R      timed runs after one warm-up (default 5)\n"
     "      --csv FILE      also write the results to FILE as CSV\n"
     "  -h, --help          this text\n"
@@ -87,7 +87,7 @@ static double laswp_bytes(double m, double n)
 int main(int argc, char **argv)
 {
     enum { REPEAT = 256, CSV, LEAF, BLOCK_ROWS, D1_HEIGHT, NO_CLUSTER,
-           NO_REG };
+           REG };
     static const struct option longs[] = {
         {"n", required_argument, 0, 'n'},
         {"prec", required_argument, 0, 'p'},
@@ -98,7 +98,7 @@ int main(int argc, char **argv)
         {"block-rows", required_argument, 0, BLOCK_ROWS},
         {"d1-height", required_argument, 0, D1_HEIGHT},
         {"no-cluster", no_argument, 0, NO_CLUSTER},
-        {"no-reg", no_argument, 0, NO_REG},
+        {"reg", no_argument, 0, REG},
         {"help", no_argument, 0, 'h'},
         {0, 0, 0, 0}};
     char sizes[] = "512,1024,2048", *size_arg = sizes, *precs = "d";
@@ -115,7 +115,7 @@ int main(int argc, char **argv)
         case BLOCK_ROWS: block_rows = atoi(optarg); break;
         case D1_HEIGHT: d1 = atoi(optarg); break;
         case NO_CLUSTER: no |= HYLA_CUDA_LEAF_NO_CLUSTER; break;
-        case NO_REG: no |= HYLA_CUDA_LEAF_NO_REG; break;
+        case REG: no |= HYLA_CUDA_LEAF_REG; break;
         case 'h': fputs(usage, stdout); return 0;
         default: fputs(usage, stderr); return 2;
         }
@@ -161,7 +161,7 @@ int main(int argc, char **argv)
         fprintf(csv,
                 "routine,prec,n,width,hyla_s,hyla_gflops,ref,ref_s,ref_gflops,"
                 "ratio,diff,hyla_info,ref_info,leaf,block_rows,d1_height,"
-                "no_cluster,no_reg\n");
+                "no_cluster,reg\n");
     if (!strcmp(kern->name, "getrf"))
         printf("# cluster leaf: %d blocks (double), %d (single)\n",
                hyla_cuda_getrf_panel_cluster(0),
@@ -196,7 +196,7 @@ int main(int argc, char **argv)
                         gr, r.ref_s / r.hyla_s, r.diff, r.hyla_info, r.ref_info,
                         leaf ? leaf : 32, block_rows ? block_rows : 256, d1,
                         !!(no & HYLA_CUDA_LEAF_NO_CLUSTER),
-                        !!(no & HYLA_CUDA_LEAF_NO_REG));
+                        !!(no & HYLA_CUDA_LEAF_REG));
             failed |= r.hyla_info != r.ref_info;
         }
     }

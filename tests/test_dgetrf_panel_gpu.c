@@ -185,11 +185,11 @@ int main(void)
         run(2000, 256, 256, GEN_RANDOM, zeros[i], 0, seed++);
     run(300, 64, 64, GEN_RANDOM, -2, 0, seed++);
     run(3000, 256, 256, GEN_RANDOM, 40, 4096, seed++);
-    // Without clusters (registers where they fit), then without registers
-    // either (shared memory and a grid barrier), on the same shapes.
+    // Without clusters (shared memory and a grid barrier), then with the
+    // rows in registers where they fit, on the same shapes.
     static const int variants[] = {
         HYLA_CUDA_LEAF_NO_CLUSTER,
-        HYLA_CUDA_LEAF_NO_CLUSTER | HYLA_CUDA_LEAF_NO_REG};
+        HYLA_CUDA_LEAF_NO_CLUSTER | HYLA_CUDA_LEAF_REG};
     for (size_t v = 0; v < 2; v++) {
         hyla_cuda_getrf_panel_tune(0, 0, 0, no = variants[v]);
         for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++) {
