@@ -515,6 +515,10 @@ __global__ void __launch_bounds__(reg_threads, 2)
 
 // Threads of a cluster leaf block.
 constexpr int cl_threads = 512;
+// The tallest cluster leaf: beyond, the 16 SMs of a cluster update their
+// rows more slowly than all the SMs in shared memory with a grid barrier
+// (16384-row float panels on the H100: 6.5 against 5.5 ms, docs/perf).
+constexpr int cl_max_rows = 8192;
 
 // The same leaf on one thread block cluster (up to 16 blocks, one per SM
 // of a GPC), its rows in shared memory as in leaf_kernel, where they fit:
@@ -821,10 +825,13 @@ template <typename T> struct panel {
         return 1;
     }
 
-    // Rows per block of a cluster leaf, 0 if its rows do not fit.
+    // Rows per block of a cluster leaf, 0 if its rows do not fit or are
+    // more than cl_max_rows.
     int cluster_rows(int j0, int w) const
     {
-        if (!dev.cl_size || (exclude & HYLA_CUDA_LEAF_NO_CLUSTER)) return 0;
+        if (!dev.cl_size || (exclude & HYLA_CUDA_LEAF_NO_CLUSTER) ||
+            m - j0 > cl_max_rows)
+            return 0;
         int R = std::max(w, (m - j0 + dev.cl_size - 1) / dev.cl_size);
         return sizeof(T) * (size_t)R * (w + 1) <= (size_t)dev.cl_smem ? R : 0;
     }
