@@ -47,7 +47,7 @@ std::atomic<int> block_rows{256};
 // shared memory).
 std::atomic<int> d1_height{0};
 // D2 variants (HYLA_CUDA_LEAF_*).
-std::atomic<int> exclude{0};
+std::atomic<int> variants{0};
 
 // The workspace, carved from the caller's HYLA_CUDA_GETRF_PANEL_WORK
 // bytes: the barrier's counters (zero between leaves), the candidates of
@@ -814,7 +814,7 @@ template <typename T> struct panel {
     {
         int i = w <= 8 ? 0 : w <= 16 ? 1 : 2;
         int nblk = (m - j0 + reg_threads - 1) / reg_threads;
-        if (!(exclude & HYLA_CUDA_LEAF_REG) ||
+        if (!(variants & HYLA_CUDA_LEAF_REG) ||
             nblk > dev.reg_blocks[i] * dev.sms ||
             nblk > max_blocks)
             return 0;
@@ -829,7 +829,7 @@ template <typename T> struct panel {
     // more than cl_max_rows.
     int cluster_rows(int j0, int w) const
     {
-        if (!dev.cl_size || (exclude & HYLA_CUDA_LEAF_NO_CLUSTER) ||
+        if (!dev.cl_size || (variants & HYLA_CUDA_LEAF_NO_CLUSTER) ||
             m - j0 > cl_max_rows)
             return 0;
         int R = std::max(w, (m - j0 + dev.cl_size - 1) / dev.cl_size);
@@ -997,10 +997,11 @@ extern "C" int hyla_cuda_getrf_panel_cluster(int single)
     return rc ? -1 : d.cl_size;
 }
 
-extern "C" void hyla_cuda_getrf_panel_tune(int leaf, int rows, int d1, int no)
+extern "C" void hyla_cuda_getrf_panel_tune(int leaf, int rows, int d1,
+                                           int leaf_variants)
 {
     d1_height = d1 > 0 ? d1 : 0;
-    exclude = no;
+    variants = leaf_variants;
     leaf_width = leaf > 0 && leaf <= max_leaf ? leaf : max_leaf;
     block_rows = rows > 0 ? rows : 256;
 }

@@ -38,7 +38,8 @@ enum { HYLA_CUDA_LEAF_NO_CLUSTER = 1, HYLA_CUDA_LEAF_REG = 2 };
 // D2 variants (HYLA_CUDA_LEAF_*, or-ed).  0: the defaults, 32, 256, D1
 // only where a leaf's rows do not fit in shared memory, the default
 // variants.
-void hyla_cuda_getrf_panel_tune(int leaf, int rows, int d1_height, int no);
+void hyla_cuda_getrf_panel_tune(int leaf, int rows, int d1_height,
+                                int variants);
 
 // Blocks of a cluster leaf on the current GPU (single: of the float
 // panel), 0 where the GPU has none, -1 on a CUDA error.

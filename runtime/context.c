@@ -238,12 +238,8 @@ HYLA_EXPORT int hyla_init(const hyla_config_t *cfg)
     if (c.ncpus == 0 && c.mode != HYLA_MODE_NATIVE)
         return hyla_rt_error(-1, "hyla_init: LU panels need ncpus != 0");
     const hyla_config_t asked = c;
-    int native = c.mode == HYLA_MODE_NATIVE ||
-                 (c.mode == HYLA_MODE_AUTO && c.ngpus != 0);
-    if (native) {
-        c.mode = HYLA_MODE_NATIVE;
-        c.ncpus = c.panel_threads = 1;
-    }
+    if (c.mode == HYLA_MODE_AUTO && c.ngpus != 0) c.mode = HYLA_MODE_NATIVE;
+    if (c.mode == HYLA_MODE_NATIVE) c.ncpus = c.panel_threads = 1;
 
     // dmdas places tasks by their predicted time and honours priorities;
     // without GPUs the cheaper lws does as well (docs/perf).  Whether
@@ -255,10 +251,7 @@ HYLA_EXPORT int hyla_init(const hyla_config_t *cfg)
     if (!ret && c.ngpus != 0 && (!c.scheduler || is_auto) &&
         hyla_rt_gpus_init() == 0) {
         starpu_shutdown();
-        if (is_auto) {
-            c = asked;
-            native = 0;
-        }
+        if (is_auto) c = asked;
         ret = start_starpu(&c, 0);
     }
     if (ret == -ENODEV)
@@ -273,8 +266,9 @@ HYLA_EXPORT int hyla_init(const hyla_config_t *cfg)
         return hyla_rt_error(HYLA_ERR_NOT_SUPPORTED,
                              "hyla_init: mode %s, but no GPU was found", name);
     }
-    c.mode = !ngpus ? HYLA_MODE_CPU : native ? HYLA_MODE_NATIVE
-                                             : HYLA_MODE_HYBRID;
+    c.mode = !ngpus                       ? HYLA_MODE_CPU
+             : c.mode == HYLA_MODE_NATIVE ? HYLA_MODE_NATIVE
+                                          : HYLA_MODE_HYBRID;
     c.ngpus = ngpus;
     c.gpu_streams = ngpus ? hyla_rt_gpu_streams() : 0;
     // Native mode solves by inverses: the GPU's TRSMs are slow on the
