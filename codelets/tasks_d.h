@@ -59,4 +59,17 @@ void hyla_task_dtile_to_lap(const hyla_task_opts_t *o, int uplo,
                             const hyla_desc_t *A, int m, int n, double *Af,
                             int lda);
 
+// Batched small matrices: a chunk of column-major n-by-n matrices one
+// after the other (runtime handle A), their pivots (n apiece) and LAPACK
+// info (one apiece, which gives the chunk's count).
+// LU of each matrix of A in place.
+void hyla_task_dgetrf_batched(const hyla_task_opts_t *o, int n, void *A,
+                              void *ipiv, void *info);
+// Inverse of each matrix of A into C; where info > 0 C holds garbage.
+void hyla_task_dgetri_batched(const hyla_task_opts_t *o, int n, void *A,
+                              void *C, void *ipiv, void *info);
+// op(A) X = B with the LU factors of each matrix; B: n-by-nrhs matrices.
+void hyla_task_dgetrs_batched(const hyla_task_opts_t *o, int trans, int n,
+                              int nrhs, void *A, void *ipiv, void *B);
+
 #endif // HYLA_CODELETS_TASKS_D_H

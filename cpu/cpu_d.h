@@ -75,4 +75,20 @@ void hyla_cpu_dlap_to_tile(int uplo, int m, int n, const double *Af, int lda,
 void hyla_cpu_dtile_to_lap(int uplo, int m, int n, const double *T, int ldt,
                            double *Af, int lda);
 
+//==== batched small matrices ====
+// count column-major n-by-n matrices one after the other (leading
+// dimension n), their pivots n apiece, their LAPACK info one apiece.
+
+// LU with partial pivoting of each matrix, in place.
+void hyla_cpu_dgetrf_batched(int n, int count, double *A, int *ipiv,
+                             int *info);
+// The inverse of each matrix of A into C: where info > 0, C holds its LU
+// factors instead.  0, or -1 when out of memory.
+int hyla_cpu_dgetri_batched(int n, int count, const double *A, double *C,
+                            int *ipiv, int *info);
+// op(A) X = B (trans HYLA_NO_TRANS or HYLA_TRANS) with the LU factors of
+// each matrix; B holds count n-by-nrhs matrices one after the other.
+void hyla_cpu_dgetrs_batched(int trans, int n, int nrhs, int count,
+                             const double *A, const int *ipiv, double *B);
+
 #endif // HYLA_CPU_CPU_D_H

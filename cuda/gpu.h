@@ -45,6 +45,14 @@ void hyla_cuda_getrf_panel_tune(int leaf, int rows, int d1_height,
 // panel), 0 where the GPU has none, -1 on a CUDA error.
 int hyla_cuda_getrf_panel_cluster(int single);
 
+// The largest order of the batched kernels that hold a matrix in
+// registers (hyla_cuda_*getrf_batched, *getri_batched).
+enum { HYLA_CUDA_TINY_MAX = 32 };
+
+// Threads per block of the tiny batched kernels for order n (several
+// matrices a block; for benchmarks); 0: the default, 128.
+void hyla_cuda_batched_tune(int n, int threads);
+
 #include "gpu_d.h"
 #include "gpu_s.h"
 

@@ -70,6 +70,19 @@ typedef struct hyla_pivots {
     void **handles;
 } hyla_pivots_t;
 
+//==== plain blocks of host memory ====
+
+// A runtime handle over count elements of elemsize bytes at p; always 0.
+int hyla_rt_vector_create(void **h, void *p, size_t count, size_t elemsize);
+// After the tasks that use h: brings its data back to p and frees h.
+void hyla_rt_vector_destroy(void *h);
+// Host memory that GPUs copy from and to quickly (pinned when hyla runs
+// GPUs); NULL when out of memory.
+void *hyla_rt_staging_alloc(size_t bytes);
+void hyla_rt_staging_free(void *p, size_t bytes);
+// Workers of all kinds.
+int hyla_rt_workers(void);
+
 //==== sequences: completion and status of the tasks of one call ====
 
 typedef struct hyla_seq {

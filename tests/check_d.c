@@ -235,3 +235,18 @@ double hyla_check_dresid_solve(char trans, int n, int nrhs, const double *A,
     free(R);
     return worst;
 }
+
+double hyla_check_dresid_inverse(int n, const double *A, int lda,
+                                 const double *X, int ldx)
+{
+    if (n == 0) return 0.0;
+    double *R = alloc((size_t)n * n);
+    LAPACKE_dlaset(LAPACK_COL_MAJOR, 'A', n, n, 0.0, 1.0, R, n);
+    cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, n, n, n, -1.0, A,
+                lda, X, ldx, 1.0, R, n);
+    double rn = LAPACKE_dlange(LAPACK_COL_MAJOR, '1', n, n, R, n);
+    double an = LAPACKE_dlange(LAPACK_COL_MAJOR, '1', n, n, A, lda);
+    double xn = LAPACKE_dlange(LAPACK_COL_MAJOR, '1', n, n, X, ldx);
+    free(R);
+    return scaled(rn, an, xn, n);
+}

@@ -46,4 +46,8 @@ double hyla_check_dresid_solve(char trans, int n, int nrhs, const double *A,
                                int lda, const double *X, int ldx,
                                const double *B, int ldb);
 
+// ||I - A X||_1 / (||A||_1 ||X||_1 n eps): X an inverse of the n-by-n A.
+double hyla_check_dresid_inverse(int n, const double *A, int lda,
+                                 const double *X, int ldx);
+
 #endif // HYLA_TESTS_CHECK_D_H

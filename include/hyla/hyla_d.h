@@ -116,6 +116,65 @@ HYLA_EXPORT int hyla_dposv(char uplo, int n, int nrhs, double *A, int lda,
 /** hyla_dposv() on tile matrices (arguments: uplo, A, B). */
 HYLA_EXPORT int hyla_dposv_tile(char uplo, hyla_desc_t *A, hyla_desc_t *B);
 
+//==== many small matrices at once (batched) ====
+//
+// Matrix i of a batch is A_array[i] (column-major, leading dimension lda),
+// or A + i*strideA in the strided forms; its pivots are ipiv[i*n] ..
+// ipiv[i*n + n-1] and its LAPACK info info[i].  Orders up to 512.  The
+// matrices are in host memory: hyla splits the batch into tasks, which CPU
+// workers run matrix by matrix and GPUs (orders up to 32 in this version)
+// with batched kernels.  GPU-resident batches: hyla/hyla_cuda.h.
+//
+// A singular matrix is not an error of the call: its info says so and the
+// other matrices are factored as if it were not there.
+
+/**
+ * LU factorization with partial pivoting of batch n-by-n matrices, each as
+ * hyla_dgetrf() would factor it.
+ *
+ * @param[in]     n       order of every matrix, 0 <= n <= 512.
+ * @param[in,out] A_array batch pointers, none NULL; on exit each matrix
+ *                        holds its L (without the unit diagonal) and U.
+ * @param[in]     lda     >= max(1, n).
+ * @param[out]    ipiv    batch*n pivots, 1-based as LAPACK's.
+ * @param[out]    info    batch values: 0, or j > 0 when U(j,j) of that
+ *                        matrix is exactly zero.
+ * @param[in]     batch   matrices, >= 0.
+ * @retval 0, -i (argument i is illegal), or <= -100 (hyla_strerror()).
+ */
+HYLA_EXPORT int hyla_dgetrf_batched(int n, double *const *A_array, int lda,
+                                    int *ipiv, int *info, int batch);
+
+/** hyla_dgetrf_batched() on matrices A + i*strideA, strideA >= lda*n. */
+HYLA_EXPORT int hyla_dgetrf_batched_strided(int n, double *A, int lda,
+                                            long long strideA, int *ipiv,
+                                            int *info, int batch);
+
+/**
+ * Solve op(A_i) X_i = B_i for each matrix, with the factors and pivots of
+ * hyla_dgetrf_batched().  trans 'N', 'T' or 'C'; B_i is n-by-nrhs with
+ * leading dimension ldb and holds X_i on exit; the A_i are only read.
+ * @retval 0, -i, or <= -100; -6 when a pivot is not in [1, n].
+ */
+HYLA_EXPORT int hyla_dgetrs_batched(char trans, int n, int nrhs,
+                                    double *const *A_array, int lda,
+                                    const int *ipiv, double *const *B_array,
+                                    int ldb, int batch);
+
+/**
+ * The inverse of each matrix, out of place: C_i = A_i^-1.  Unlike LAPACK's
+ * dgetri, A_i is the matrix itself, not its factors, and is only read.
+ *
+ * @param[out] ipiv  NULL, or batch*n pivots of the LU factorization the
+ *                   inverse came from.
+ * @param[out] info  0, or j > 0 when U(j,j) of A_i is exactly zero: A_i
+ *                   is singular and C_i was not written.
+ * @retval 0, -i, or <= -100.
+ */
+HYLA_EXPORT int hyla_dgetri_batched(int n, double *const *A_array, int lda,
+                                    int *ipiv, double *const *C_array, int ldc,
+                                    int *info, int batch);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,0 +1,416 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Batched LU and inverse of tiny matrices (n <= 32) in registers, and a
+// batched solve with LU factors.
+//
+// Unlike the tile kernels, the matrices here are column-major, as LAPACK
+// and cuBLAS's batched routines store them.
+#include "gpu_check.h"
+#include "gpu.h"
+
+#include <cfloat>
+#include <climits>
+#include <utility>
+
+namespace
+{
+
+// Matrix i of a batch: from an array of pointers, or at a stride (one
+// type for both forms, so that each kernel is instantiated once).
+template <typename T> struct mats {
+    T *const *array; // NULL: base + i * stride
+    T *base;
+    long long stride;
+    __device__ T *operator()(long long i) const
+    {
+        return array ? array[i] : base + i * stride;
+    }
+};
+
+// Lanes that hold one matrix: the power of two >= N (shuffles work on
+// segments of a warp of such widths).
+template <int N> constexpr int group_lanes()
+{
+    return N <= 1 ? 1 : N <= 2 ? 2 : N <= 4 ? 4 : N <= 8 ? 8 : N <= 16 ? 16 : 32;
+}
+
+// The smallest normal number (LAPACK's sfmin).
+template <typename T> __device__ T sfmin();
+template <> __device__ double sfmin<double>() { return DBL_MIN; }
+template <> __device__ float sfmin<float>() { return FLT_MIN; }
+
+template <typename T> __device__ T magnitude(T x)
+{
+    // NaN ranks above everything, so that every lane agrees on the
+    // largest (a NaN pivot then spreads, as in LAPACK).
+    return x != x ? T(INFINITY) : fabs(x);
+}
+
+// The rows of one matrix, one per lane of a group of group_lanes<N>()
+// lanes, in registers, and the state of a factorization by lazy swaps:
+// rows never move; each lane knows the position pos its row has in
+// LAPACK's interchanged order, and whether it is already a pivot row.
+template <typename T, int N> struct tiny_rows {
+    static constexpr int G = group_lanes<N>();
+    T r[N];
+    int lane;       // 0 .. G-1
+    unsigned mask;  // the lanes of this group in the warp
+    int pos;        // position of this lane's row; lanes >= N: past N
+    bool pivoted;   // chosen as a pivot (or a padding lane)
+    int info;       // first zero pivot, 1-based, the same in all lanes
+    int ipiv;       // pivot of step `lane`, 1-based
+
+    __device__ void load(const T *a, int lda)
+    {
+        lane = threadIdx.x % G;
+        mask = G == 32 ? 0xffffffffu : ((1u << G) - 1) << (threadIdx.x % 32 / G * G);
+        pos = lane;
+        pivoted = lane >= N;
+        info = 0;
+        ipiv = 0;
+#pragma unroll
+        for (int j = 0; j < N; j++)
+            r[j] = lane < N ? a[lane + (size_t)j * lda] : T(0);
+    }
+
+    // Step k of the elimination: choose the pivot (the largest |r[k]| of
+    // the rows not yet pivots, ties to the first position, as idamax),
+    // record it, and eliminate below it; the pivot row's entries j >= k go
+    // to u.  Returns the lane of the pivot row.
+    template <int k> __device__ int step(T (&u)[N])
+    {
+        T v = pivoted ? T(-1) : magnitude(r[k]);
+        int p = pivoted ? INT_MAX : pos;
+#pragma unroll
+        for (int off = G / 2; off > 0; off /= 2) {
+            T v2 = __shfl_xor_sync(mask, v, off, G);
+            int p2 = __shfl_xor_sync(mask, p, off, G);
+            if (v2 > v || (v2 == v && p2 < p)) {
+                v = v2;
+                p = p2;
+            }
+        }
+        bool mine = !pivoted && pos == p;
+        unsigned bits = __ballot_sync(mask, mine) >> (threadIdx.x % 32 / G * G);
+        int src = __ffs(bits) - 1;
+        if (lane == k) ipiv = p + 1;
+        // The row at position k moves to p, the pivot row to k.
+        if (mine)
+            pos = k;
+        else if (!pivoted && pos == k)
+            pos = p;
+#pragma unroll
+        for (int j = k; j < N; j++)
+            u[j] = __shfl_sync(mask, r[j], src, G);
+        T piv = u[k];
+        if (piv == T(0)) {
+            // The whole column is zero: nothing to eliminate.
+            if (!info) info = k + 1;
+        } else if (!pivoted && !mine) {
+            // LAPACK's getf2: a reciprocal unless it would overflow.
+            T l = fabs(piv) >= sfmin<T>() ? r[k] * (T(1) / piv)
+                                                           : r[k] / piv;
+            r[k] = l;
+#pragma unroll
+            for (int j = k + 1; j < N; j++)
+                r[j] -= l * u[j];
+        }
+        if (mine) pivoted = true;
+        return src;
+    }
+};
+
+// Unrolled loop over compile-time k = 0 .. N-1.
+template <int... k, typename F>
+__device__ void unroll(std::integer_sequence<int, k...>, F &&f)
+{
+    (f(std::integral_constant<int, k>{}), ...);
+}
+
+// LU of batch matrices of order N: group g of the block's lanes factors
+// matrix blockIdx.x * (blockDim.x / G) + g and writes each row once, to
+// its final place.
+template <typename T, int N>
+__global__ void getrf_tiny_kernel(mats<T> A, int lda, int *ipiv, int *info,
+                                  int batch)
+{
+    using rows = tiny_rows<T, N>;
+    long long mat = (long long)blockIdx.x * (blockDim.x / rows::G) +
+                    threadIdx.x / rows::G;
+    if (mat >= batch) return; // a whole group leaves
+    T *a = A(mat);
+    rows x;
+    x.load(a, lda);
+    T u[N];
+    unroll(std::make_integer_sequence<int, N>{},
+           [&](auto k) { x.template step<decltype(k)::value>(u); });
+    if (x.lane < N) {
+#pragma unroll
+        for (int j = 0; j < N; j++)
+            a[x.pos + (size_t)j * lda] = x.r[j];
+        if (ipiv) ipiv[mat * N + x.lane] = x.ipiv;
+    }
+    if (x.lane == 0) info[mat] = x.info;
+}
+
+// Inverse of batch matrices of order N, out of place: the elimination of
+// [A | I] in registers (each lane carries its row of the identity, which
+// the interchanges move with it), then U X = L^-1 P solved upwards.  A is
+// read once and C written once; where U is singular C is not written.
+template <typename T, int N>
+__global__ void getri_tiny_kernel(mats<T> A, int lda, mats<T> C, int ldc,
+                                  int *ipiv, int *info, int batch)
+{
+    using rows = tiny_rows<T, N>;
+    long long mat = (long long)blockIdx.x * (blockDim.x / rows::G) +
+                    threadIdx.x / rows::G;
+    if (mat >= batch) return;
+    rows x;
+    x.load(A(mat), lda);
+    T b[N];
+#pragma unroll
+    for (int j = 0; j < N; j++)
+        b[j] = j == x.lane ? T(1) : T(0);
+    T u[N];
+    unroll(std::make_integer_sequence<int, N>{}, [&](auto kc) {
+        constexpr int k = decltype(kc)::value;
+        bool below = !x.pivoted; // rows eliminated at this step, with the pivot
+        int src = x.template step<k>(u);
+        // The same elimination on the identity part: b -= l * b_pivot.
+        bool mine = x.lane == src;
+        T l = (below && !mine && u[k] != T(0)) ? x.r[k] : T(0);
+#pragma unroll
+        for (int j = 0; j < N; j++) {
+            T bp = __shfl_sync(x.mask, b[j], src, rows::G);
+            b[j] -= l * bp;
+        }
+    });
+    if (x.lane == 0) info[mat] = x.info;
+    if (ipiv && x.lane < N) ipiv[mat * N + x.lane] = x.ipiv;
+    if (x.info) return;
+    // Upwards: the row at position k is final once divided by U(k,k);
+    // the rows above subtract U(i,k) times it.
+    unroll(std::make_integer_sequence<int, N>{}, [&](auto kc) {
+        constexpr int k = N - 1 - decltype(kc)::value;
+        unsigned bits = __ballot_sync(x.mask, x.pos == k) >>
+                        (threadIdx.x % 32 / rows::G * rows::G);
+        int src = __ffs(bits) - 1;
+        if (x.pos == k) {
+            T d = T(1) / x.r[k];
+#pragma unroll
+            for (int j = 0; j < N; j++)
+                b[j] *= d;
+        }
+        T uik = x.pos < k ? x.r[k] : T(0);
+#pragma unroll
+        for (int j = 0; j < N; j++) {
+            T xk = __shfl_sync(x.mask, b[j], src, rows::G);
+            b[j] -= uik * xk;
+        }
+    });
+    if (x.lane < N) {
+        T *c = C(mat);
+#pragma unroll
+        for (int j = 0; j < N; j++)
+            c[x.pos + (size_t)j * ldc] = b[j];
+    }
+}
+
+// Threads per block of the tiny kernels, by order (several matrices per
+// block); 0 in the table: the default.
+int tiny_threads[33];
+constexpr int default_tiny_threads = 128;
+
+int threads_for(int n)
+{
+    int t = tiny_threads[n] ? tiny_threads[n] : default_tiny_threads;
+    int g = n <= 1 ? 1 : n <= 2 ? 2 : n <= 4 ? 4 : n <= 8 ? 8 : n <= 16 ? 16 : 32;
+    return t < g ? g : t / g * g;
+}
+
+// Grid of blocks for batch matrices, t threads a block.
+dim3 grid_for(int n, int batch, int t)
+{
+    int g = n <= 1 ? 1 : n <= 2 ? 2 : n <= 4 ? 4 : n <= 8 ? 8 : n <= 16 ? 16 : 32;
+    long long per = t / g;
+    return dim3((unsigned)((batch + per - 1) / per));
+}
+
+// Launch kernel<N> for the runtime n through a table of instantiations.
+template <typename T, int... N>
+int getrf_tiny(std::integer_sequence<int, N...>, int n, mats<T> A, int lda,
+               int *ipiv, int *info, int batch, cudaStream_t stream)
+{
+    using fn = void (*)(mats<T>, int, int *, int *, int);
+    static constexpr fn table[] = {getrf_tiny_kernel<T, N + 1>...};
+    int t = threads_for(n);
+    table[n - 1]<<<grid_for(n, batch, t), t, 0, stream>>>(A, lda, ipiv, info,
+                                                          batch);
+    HYLA_CUDA_CHECK(cudaGetLastError());
+    return 0;
+}
+
+template <typename T, int... N>
+int getri_tiny(std::integer_sequence<int, N...>, int n, mats<T> A, int lda,
+               mats<T> C, int ldc, int *ipiv, int *info, int batch,
+               cudaStream_t stream)
+{
+    using fn = void (*)(mats<T>, int, mats<T>, int, int *, int *, int);
+    static constexpr fn table[] = {getri_tiny_kernel<T, N + 1>...};
+    int t = threads_for(n);
+    table[n - 1]<<<grid_for(n, batch, t), t, 0, stream>>>(A, lda, C, ldc, ipiv,
+                                                          info, batch);
+    HYLA_CUDA_CHECK(cudaGetLastError());
+    return 0;
+}
+
+using orders = std::make_integer_sequence<int, HYLA_CUDA_TINY_MAX>;
+
+// Solve op(A) X = B with the LU factors of each matrix: one block per
+// matrix, one right-hand side at a time in shared memory, a
+// column-oriented substitution (threads over rows).
+template <typename T>
+__global__ void getrs_kernel(int trans, int n, int nrhs, mats<T> A, int lda,
+                             const int *ipiv, mats<T> B, int ldb)
+{
+    extern __shared__ unsigned char smem[];
+    T *x = reinterpret_cast<T *>(smem);
+    long long mat = blockIdx.x;
+    const T *a = A(mat);
+    T *bm = B(mat);
+    const int *p = ipiv + mat * n;
+    int t = threadIdx.x, nt = blockDim.x;
+    auto at = [&](int i, int j) { return a[i + (size_t)j * lda]; };
+    for (int c = 0; c < nrhs; c++) {
+        T *b = bm + (size_t)c * ldb;
+        for (int i = t; i < n; i += nt)
+            x[i] = b[i];
+        __syncthreads();
+        if (trans == HYLA_NO_TRANS) {
+            if (t == 0)
+                for (int i = 0; i < n; i++) {
+                    int q = p[i] - 1;
+                    T s = x[i];
+                    x[i] = x[q];
+                    x[q] = s;
+                }
+            __syncthreads();
+            for (int j = 0; j < n; j++) { // L y = P b, unit diagonal
+                T xj = x[j];
+                for (int i = j + 1 + t; i < n; i += nt)
+                    x[i] -= at(i, j) * xj;
+                __syncthreads();
+            }
+            for (int j = n - 1; j >= 0; j--) { // U x = y
+                T xj = x[j] / at(j, j);
+                for (int i = t; i < j; i += nt)
+                    x[i] -= at(i, j) * xj;
+                __syncthreads();
+                if (t == 0) x[j] = xj;
+                __syncthreads();
+            }
+        } else {
+            for (int j = 0; j < n; j++) { // U^T y = b
+                T xj = x[j] / at(j, j);
+                for (int i = j + 1 + t; i < n; i += nt)
+                    x[i] -= at(j, i) * xj;
+                __syncthreads();
+                if (t == 0) x[j] = xj;
+                __syncthreads();
+            }
+            for (int j = n - 1; j >= 0; j--) { // L^T z = y
+                T xj = x[j];
+                for (int i = t; i < j; i += nt)
+                    x[i] -= at(j, i) * xj;
+                __syncthreads();
+            }
+            if (t == 0)
+                for (int i = n - 1; i >= 0; i--) {
+                    int q = p[i] - 1;
+                    T s = x[i];
+                    x[i] = x[q];
+                    x[q] = s;
+                }
+            __syncthreads();
+        }
+        for (int i = t; i < n; i += nt)
+            b[i] = x[i];
+        __syncthreads();
+    }
+}
+
+template <typename T>
+int getrs(int trans, int n, int nrhs, mats<T> A, int lda, const int *ipiv,
+          mats<T> B, int ldb, int batch, cudaStream_t stream)
+{
+    if (n == 0 || nrhs == 0 || batch == 0) return 0;
+    int t = n >= 256 ? 256 : (n + 31) / 32 * 32;
+    getrs_kernel<T><<<batch, t, n * sizeof(T), stream>>>(trans, n, nrhs, A, lda,
+                                                         ipiv, B, ldb);
+    HYLA_CUDA_CHECK(cudaGetLastError());
+    return 0;
+}
+
+// info = 0 for every matrix of order 0.
+int zero_info(int *info, int batch, cudaStream_t stream)
+{
+    if (batch) HYLA_CUDA_CHECK(cudaMemsetAsync(info, 0, sizeof(int) * batch, stream));
+    return 0;
+}
+
+template <typename T>
+int getrf_batched(int n, mats<T> A, int lda, int *ipiv, int *info, int batch,
+                  cudaStream_t stream)
+{
+    if (n == 0 || batch == 0) return zero_info(info, batch, stream);
+    if (n > HYLA_CUDA_TINY_MAX) return HYLA_ERR_NOT_SUPPORTED;
+    return getrf_tiny<T>(orders{}, n, A, lda, ipiv, info, batch, stream);
+}
+
+template <typename T>
+int getri_batched(int n, mats<T> A, int lda, mats<T> C, int ldc, int *ipiv,
+                  int *info, int batch, cudaStream_t stream)
+{
+    if (n == 0 || batch == 0) return zero_info(info, batch, stream);
+    if (n > HYLA_CUDA_TINY_MAX) return HYLA_ERR_NOT_SUPPORTED;
+    return getri_tiny<T>(orders{}, n, A, lda, C, ldc, ipiv, info, batch,
+                         stream);
+}
+
+} // namespace
+
+extern "C" void hyla_cuda_batched_tune(int n, int threads)
+{
+    if (n >= 1 && n <= HYLA_CUDA_TINY_MAX) tiny_threads[n] = threads;
+}
+
+// The extern "C" launchers, one per precision: dA_array, or when it is
+// NULL dA at a stride.
+#define HYLA_BATCHED_LAUNCHERS(T, x)                                           \
+    extern "C" int hyla_cuda_##x##batch_getrf(                                 \
+        int n, T *const *dA_array, T *dA, long long stride, int ldda,          \
+        int *dipiv, int *dinfo, int batch, cudaStream_t s)                     \
+    {                                                                          \
+        return getrf_batched<T>(n, mats<T>{dA_array, dA, stride}, ldda, dipiv, \
+                                dinfo, batch, s);                              \
+    }                                                                          \
+    extern "C" int hyla_cuda_##x##batch_getri(                                 \
+        int n, T *const *dA_array, T *dA, long long strideA, int ldda,         \
+        T *const *dC_array, T *dC, long long strideC, int lddc, int *dipiv,    \
+        int *dinfo, int batch, cudaStream_t s)                                 \
+    {                                                                          \
+        return getri_batched<T>(n, mats<T>{dA_array, dA, strideA}, ldda,       \
+                                mats<T>{dC_array, dC, strideC}, lddc, dipiv,   \
+                                dinfo, batch, s);                              \
+    }                                                                          \
+    extern "C" int hyla_cuda_##x##batch_getrs(                                 \
+        int trans, int n, int nrhs, T *const *dA_array, T *dA,                 \
+        long long strideA, int ldda, const int *dipiv, T *const *dB_array,     \
+        T *dB, long long strideB, int lddb, int batch, cudaStream_t s)         \
+    {                                                                          \
+        return getrs<T>(trans, n, nrhs, mats<T>{dA_array, dA, strideA}, ldda,  \
+                        dipiv, mats<T>{dB_array, dB, strideB}, lddb, batch,    \
+                        s);                                                    \
+    }
+
+HYLA_BATCHED_LAUNCHERS(double, d)
+HYLA_BATCHED_LAUNCHERS(float, s)
