@@ -45,6 +45,29 @@ template <typename T> __device__ T magnitude(T x)
     return x != x ? T(INFINITY) : fabs(x);
 }
 
+// The position of the largest v over a whole warp's lanes that are not
+// pivoted, ties to the smallest position, by the warp's integer
+// reductions: the bits of a non-negative float or double order as the
+// numbers do.  Shorter than a butterfly of shuffles, whose levels wait on
+// each other.
+__device__ int argmax_warp(bool pivoted, double v, int pos)
+{
+    unsigned long long key =
+        pivoted ? 0ull : (unsigned long long)__double_as_longlong(v) + 1;
+    unsigned hi = (unsigned)(key >> 32), lo = (unsigned)key;
+    unsigned mh = __reduce_max_sync(0xffffffffu, hi);
+    unsigned ml = __reduce_max_sync(0xffffffffu, hi == mh ? lo : 0u);
+    bool best = hi == mh && lo == ml;
+    return (int)__reduce_min_sync(0xffffffffu, best ? (unsigned)pos : ~0u);
+}
+
+__device__ int argmax_warp(bool pivoted, float v, int pos)
+{
+    unsigned key = pivoted ? 0u : (unsigned)__float_as_int(v) + 1;
+    unsigned m = __reduce_max_sync(0xffffffffu, key);
+    return (int)__reduce_min_sync(0xffffffffu, key == m ? (unsigned)pos : ~0u);
+}
+
 // The rows of one matrix, one per lane of a group of group_lanes<N>()
 // lanes, in registers, and the state of a factorization by lazy swaps:
 // rows never move; each lane knows the position pos its row has in
@@ -78,15 +101,20 @@ template <typename T, int N> struct tiny_rows {
     // to u.  Returns the lane of the pivot row.
     template <int k> __device__ int step(T (&u)[N])
     {
-        T v = pivoted ? T(-1) : magnitude(r[k]);
-        int p = pivoted ? INT_MAX : pos;
+        int p;
+        if constexpr (G == 32) {
+            p = argmax_warp(pivoted, magnitude(r[k]), pos);
+        } else {
+            T v = pivoted ? T(-1) : magnitude(r[k]);
+            p = pivoted ? INT_MAX : pos;
 #pragma unroll
-        for (int off = G / 2; off > 0; off /= 2) {
-            T v2 = __shfl_xor_sync(mask, v, off, G);
-            int p2 = __shfl_xor_sync(mask, p, off, G);
-            if (v2 > v || (v2 == v && p2 < p)) {
-                v = v2;
-                p = p2;
+            for (int off = G / 2; off > 0; off /= 2) {
+                T v2 = __shfl_xor_sync(mask, v, off, G);
+                int p2 = __shfl_xor_sync(mask, p, off, G);
+                if (v2 > v || (v2 == v && p2 < p)) {
+                    v = v2;
+                    p = p2;
+                }
             }
         }
         bool mine = !pivoted && pos == p;

@@ -7,7 +7,8 @@
 #   scripts/bench_gpu.sh OUTDIR [BUILD]      BUILD: a CUDA build [build]
 #
 # Environment (defaults in brackets):
-#   STEPS   which parts, in order: tests sanitizer one multi     [all four]
+#   STEPS   which parts, in order: tests sanitizer one multi batched
+#                                                              [all five]
 #   N1      orders on one GPU                          [16384 32768]
 #   NMULTI  orders on 1..G GPUs                        [32768 65536]
 #   NBS     tile sizes                                 [1024 2048]
@@ -27,14 +28,15 @@ nvidia-smi -L > "$out/gpus.txt" 2>&1
 t() { timeout "$limit" "$@"; }
 log() { echo "$*" | tee -a "$out/summary.txt"; }
 
-for step in ${STEPS:-tests sanitizer one multi}; do
+for step in ${STEPS:-tests sanitizer one multi batched}; do
 case $step in
 tests)
     # The gpu suite's programs with their variants (tests/meson.build).
     for g in 1 2; do
         [ "$g" -le "$gpus" ] || continue
         for mode in hybrid native; do
-            for p in dgetrf sgetrf dpotrf spotrf dgesv sgesv dcheck_args; do
+            for p in dgetrf sgetrf dpotrf spotrf dgesv sgesv dcheck_args \
+                     dgetrf_batched sgetrf_batched; do
                 f="$out/test_${p}_${mode}$g.log"
                 HYLA_TEST_GPUS=$g HYLA_TEST_MODE=$mode t "$tests/test_$p" > "$f" 2>&1
                 log "test_$p $mode gpu$g rc=$? $(tail -1 "$f")"
@@ -56,7 +58,7 @@ tests)
         > "$out/test_evict.log" 2>&1
     log "test_evict gpu1 rc=$? $(tail -1 "$out/test_evict.log")"
     for k in dlaswp dgetrf_panel_gpu sgetrf_panel_gpu dpotrf_gpu dtrsm_gpu \
-             dtrtri_gpu; do
+             dtrtri_gpu dgetrf_batched_cuda sgetrf_batched_cuda; do
         t "$tests/test_$k" > "$out/test_$k.log" 2>&1
         log "test_$k rc=$? $(tail -1 "$out/test_$k.log")"
     done ;;
@@ -64,7 +66,8 @@ sanitizer)
     # memcheck on everything a kernel test runs; racecheck on hyla's own
     # kernels (test:kernel-name substring; cuBLAS's are slow to check).
     for k in dlaswp:laswp dgetrf_panel_gpu:leaf_kernel dpotrf_gpu:potrf_leaf \
-             dtrsm_gpu: dtrtri_gpu:trtri_leaf; do
+             dtrsm_gpu: dtrtri_gpu:trtri_leaf dgetrf_batched_cuda:tiny \
+             sgetrf_batched_cuda:tiny; do
         name=${k#*:} k=${k%%:*}
         for tool in memcheck racecheck; do
             filter=()
@@ -106,6 +109,10 @@ multi)
             done
         done
     done ;;
+batched)
+    # Batched LU and inverse of 1M small matrices against cuBLAS's.
+    t "$build/examples/hyla-batched" -p d,s --csv "$out/batched.csv" |
+        tee -a "$out/summary.txt" ;;
 *) echo "bench_gpu.sh: unknown step '$step'" >&2; exit 2 ;;
 esac
 done
