@@ -2,6 +2,7 @@
 // hyla-batched, double precision.  @precisions d -> s
 #include "batched.h"
 #include "check.h"
+#include "gpu_time.h"
 
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
@@ -99,8 +100,9 @@ static int dbatch_make(struct dbatch *b, int n, int batch, int getri)
     return 0;
 }
 
-static int run_hyla(struct dbatch *b)
+static int run_hyla(void *arg)
 {
+    struct dbatch *b = arg;
     if (b->getri)
         return hyla_cuda_dgetri_batched(b->n, b->dAp, b->n, b->dipiv, b->dCp,
                                         b->n, b->dinfo, b->batch, b->s);
@@ -108,8 +110,9 @@ static int run_hyla(struct dbatch *b)
                                     b->batch, b->s);
 }
 
-static int run_ref(struct dbatch *b)
+static int run_ref(void *arg)
 {
+    struct dbatch *b = arg;
     if (!BLAS_OK(cublasDgetrfBatched(b->blas, b->n, b->dAp, b->n, b->dipiv,
                                      b->dinfo, b->batch)))
         return -1;
@@ -122,30 +125,11 @@ static int run_ref(struct dbatch *b)
 }
 
 // Best time of repeat runs after a warm-up, each on a fresh copy.
-static int time_runs(struct dbatch *b, int (*run)(struct dbatch *),
-                     int repeat, seconds_t *best)
+static int time_runs(struct dbatch *b, int (*run)(void *), int repeat,
+                     seconds_t *best)
 {
-    cudaEvent_t t0, t1;
-    if (!CUDA_OK(cudaEventCreate(&t0)) || !CUDA_OK(cudaEventCreate(&t1)))
-        return -1;
-    int rc = 0;
-    *best = INFINITY;
-    size_t bytes = sizeof(double) * b->elems * b->batch;
-    for (int i = -1; i < repeat && !rc; i++) {
-        float ms;
-        if (!CUDA_OK(cudaMemcpyAsync(b->dA, b->dA0, bytes,
-                                     cudaMemcpyDeviceToDevice, b->s)) ||
-            !CUDA_OK(cudaEventRecord(t0, b->s)) || run(b) ||
-            !CUDA_OK(cudaEventRecord(t1, b->s)) ||
-            !CUDA_OK(cudaEventSynchronize(t1)) ||
-            !CUDA_OK(cudaEventElapsedTime(&ms, t0, t1)))
-            rc = -1;
-        else if (i >= 0 && ms * 1e-3 < *best)
-            *best = ms * 1e-3;
-    }
-    cudaEventDestroy(t0);
-    cudaEventDestroy(t1);
-    return rc;
+    return gpu_time_runs(b->s, repeat, b->dA, b->dA0,
+                         sizeof(double) * b->elems * b->batch, run, b, best);
 }
 
 // Results of the last run for matrices picked: their outputs, pivots and

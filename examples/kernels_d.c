@@ -3,6 +3,7 @@
 #include "kernels.h"
 #include "check.h"
 #include "gpu.h"
+#include "gpu_time.h"
 
 #include <cuda_runtime.h>
 #include <cusolverDn.h>
@@ -12,32 +13,12 @@
 
 #define CUDA_OK(call) ((call) == cudaSuccess)
 
-// Milliseconds of the work queued by run(arg) on stream s, best of repeat
-// runs, each on a fresh copy of dA0 in dA.
+// Each run on a fresh copy of dA0 in dA (gpu_time.h).
 static int time_runs(cudaStream_t s, int repeat, double *dA, const double *dA0,
                      size_t bytes, int (*run)(void *), void *arg,
                      seconds_t *best)
 {
-    cudaEvent_t t0, t1;
-    if (!CUDA_OK(cudaEventCreate(&t0)) || !CUDA_OK(cudaEventCreate(&t1)))
-        return -1;
-    int rc = 0;
-    *best = INFINITY;
-    for (int i = -1; i < repeat && !rc; i++) {
-        float ms;
-        if (!CUDA_OK(
-                cudaMemcpyAsync(dA, dA0, bytes, cudaMemcpyDeviceToDevice, s)) ||
-            !CUDA_OK(cudaEventRecord(t0, s)) || run(arg) ||
-            !CUDA_OK(cudaEventRecord(t1, s)) ||
-            !CUDA_OK(cudaEventSynchronize(t1)) ||
-            !CUDA_OK(cudaEventElapsedTime(&ms, t0, t1)))
-            rc = -1;
-        else if (i >= 0 && ms * 1e-3 < *best)
-            *best = ms * 1e-3;
-    }
-    cudaEventDestroy(t0);
-    cudaEventDestroy(t1);
-    return rc;
+    return gpu_time_runs(s, repeat, dA, dA0, bytes, run, arg, best);
 }
 
 struct potrf_run {
