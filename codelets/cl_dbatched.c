@@ -8,13 +8,6 @@ struct dbatched_args {
     int n, nrhs, trans;
 };
 
-// The largest order the GPU factors (the CUDA kernels' HYLA_CUDA_TINY_MAX);
-// larger matrices are factored on CPUs.
-enum { GPU_MAX_ORDER = 32 };
-#if HYLA_CUDA_CODELETS
-_Static_assert(GPU_MAX_ORDER == HYLA_CUDA_TINY_MAX, "GPU batched orders");
-#endif
-
 #define HYLA_VEC_PTR(buf) ((void *)STARPU_VECTOR_GET_PTR(buf))
 // Matrices of a chunk: its info vector has one entry apiece.
 #define HYLA_VEC_LEN(buf) ((int)STARPU_VECTOR_GET_NX(buf))
@@ -60,7 +53,7 @@ static void cl_dgetrf_batched_cuda(void *buffers[], void *cl_arg)
     int rc = hyla_cuda_dbatch_getrf(
         n, NULL, HYLA_VEC_PTR(buffers[0]), (long long)n * n, n,
         HYLA_VEC_PTR(buffers[1]), HYLA_VEC_PTR(buffers[2]),
-        HYLA_VEC_LEN(buffers[2]), c.stream);
+        HYLA_VEC_LEN(buffers[2]), c.handle, c.stream);
     rc = hyla_cl_cuda_end(&c, rc);
     if (rc) hyla_rt_seq_fail(a->seq, rc);
 }
@@ -75,7 +68,8 @@ static void cl_dgetri_batched_cuda(void *buffers[], void *cl_arg)
     int rc = hyla_cuda_dbatch_getri(
         n, NULL, HYLA_VEC_PTR(buffers[0]), nn, n, NULL,
         HYLA_VEC_PTR(buffers[1]), nn, n, HYLA_VEC_PTR(buffers[2]),
-        HYLA_VEC_PTR(buffers[3]), HYLA_VEC_LEN(buffers[3]), c.stream);
+        HYLA_VEC_PTR(buffers[3]), HYLA_VEC_LEN(buffers[3]), c.handle,
+        c.stream);
     rc = hyla_cl_cuda_end(&c, rc);
     if (rc) hyla_rt_seq_fail(a->seq, rc);
 }
@@ -96,15 +90,10 @@ static void cl_dgetrs_batched_cuda(void *buffers[], void *cl_arg)
 }
 #endif
 
-// Orders the GPU kernels take (CPU or GPU), and larger ones (CPU).
 HYLA_CODELET(dgetrf_batched, cl_dgetrf_batched_cpu, cl_dgetrf_batched_cuda, 3,
              STARPU_RW, STARPU_W, STARPU_W);
-HYLA_CODELET(dgetrf_batched_large, cl_dgetrf_batched_cpu, NULL, 3, STARPU_RW,
-             STARPU_W, STARPU_W);
 HYLA_CODELET(dgetri_batched, cl_dgetri_batched_cpu, cl_dgetri_batched_cuda, 4,
              STARPU_R, STARPU_W, STARPU_W, STARPU_W);
-HYLA_CODELET(dgetri_batched_large, cl_dgetri_batched_cpu, NULL, 4, STARPU_R,
-             STARPU_W, STARPU_W, STARPU_W);
 HYLA_CODELET(dgetrs_batched, cl_dgetrs_batched_cpu, cl_dgetrs_batched_cuda, 3,
              STARPU_R, STARPU_R, STARPU_RW);
 
@@ -121,10 +110,7 @@ void hyla_task_dgetrf_batched(const hyla_task_opts_t *o, int n, void *A,
 {
     struct dbatched_args *a = batched_args(o, n, 0, 0);
     if (!a) return;
-    struct starpu_codelet *cl = n <= GPU_MAX_ORDER
-                                    ? &cl_dgetrf_batched
-                                    : &cl_dgetrf_batched_large;
-    HYLA_TASK_INSERT(o, cl, STARPU_CL_ARGS, a, sizeof *a, STARPU_RW,
+    HYLA_TASK_INSERT(o, &cl_dgetrf_batched, STARPU_CL_ARGS, a, sizeof *a, STARPU_RW,
                      (starpu_data_handle_t)A, STARPU_W,
                      (starpu_data_handle_t)ipiv, STARPU_W,
                      (starpu_data_handle_t)info);
@@ -135,10 +121,7 @@ void hyla_task_dgetri_batched(const hyla_task_opts_t *o, int n, void *A,
 {
     struct dbatched_args *a = batched_args(o, n, 0, 0);
     if (!a) return;
-    struct starpu_codelet *cl = n <= GPU_MAX_ORDER
-                                    ? &cl_dgetri_batched
-                                    : &cl_dgetri_batched_large;
-    HYLA_TASK_INSERT(o, cl, STARPU_CL_ARGS, a, sizeof *a, STARPU_R,
+    HYLA_TASK_INSERT(o, &cl_dgetri_batched, STARPU_CL_ARGS, a, sizeof *a, STARPU_R,
                      (starpu_data_handle_t)A, STARPU_W, (starpu_data_handle_t)C,
                      STARPU_W, (starpu_data_handle_t)ipiv, STARPU_W,
                      (starpu_data_handle_t)info);

@@ -45,6 +45,24 @@ template <typename T> struct blas;
             return cublas##X##gemmBatched(h, ta, tb, m, n, k, a, A, lda, B,    \
                                           ldb, b, C, ldc, count);              \
         }                                                                      \
+        static cublasStatus_t gemm_strided(                                    \
+            cublasHandle_t h, cublasOperation_t ta, cublasOperation_t tb,      \
+            int m, int n, int k, const T *a, const T *A, int lda,              \
+            long long sa, const T *B, int ldb, long long sb, const T *b, T *C, \
+            int ldc, long long sc, int count)                                  \
+        {                                                                      \
+            return cublas##X##gemmStridedBatched(h, ta, tb, m, n, k, a, A,     \
+                                                 lda, sa, B, ldb, sb, b, C,    \
+                                                 ldc, sc, count);              \
+        }                                                                      \
+        static cublasStatus_t trsm_batched(                                    \
+            cublasHandle_t h, cublasSideMode_t s, cublasFillMode_t f,          \
+            cublasOperation_t t, cublasDiagType_t d, int m, int n, const T *a, \
+            const T *const A[], int lda, T *const B[], int ldb, int count)     \
+        {                                                                      \
+            return cublas##X##trsmBatched(h, s, f, t, d, m, n, a, A, lda, B,   \
+                                          ldb, count);                         \
+        }                                                                      \
     };
 HYLA_BLAS_T(double, D)
 HYLA_BLAS_T(float, S)

@@ -1,79 +1,43 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// Batched LU and inverse of tiny matrices (n <= 32) in registers, and a
-// batched solve with LU factors.
+// Batched LU and inverse of tiny matrices (n <= 32) in registers, a
+// batched solve with LU factors, and the entry points for every order
+// (larger ones: getrf_batched_large.cu).
 //
 // Unlike the tile kernels, the matrices here are column-major, as LAPACK
 // and cuBLAS's batched routines store them.
+#include "batched_t.h"
 #include "gpu_check.h"
 #include "gpu.h"
 
-#include <cfloat>
 #include <climits>
 #include <utility>
 
+namespace hyla
+{
 namespace
 {
 
-// Matrix i of a batch: from an array of pointers, or at a stride (one
-// type for both forms, so that each kernel is instantiated once).
-template <typename T> struct mats {
-    T *const *array; // NULL: base + i * stride
-    T *base;
-    long long stride;
-    __device__ T *operator()(long long i) const
-    {
-        return array ? array[i] : base + i * stride;
-    }
-};
-
-// Lanes that hold one matrix: the power of two >= N (shuffles work on
-// segments of a warp of such widths).
-template <int N> constexpr int group_lanes()
+// Lanes that hold one matrix of order n: the power of two >= n (shuffles
+// work on segments of a warp of such widths).
+constexpr int group_lanes(int n)
 {
-    return N <= 1 ? 1 : N <= 2 ? 2 : N <= 4 ? 4 : N <= 8 ? 8 : N <= 16 ? 16 : 32;
-}
-
-// The smallest normal number (LAPACK's sfmin).
-template <typename T> __device__ T sfmin();
-template <> __device__ double sfmin<double>() { return DBL_MIN; }
-template <> __device__ float sfmin<float>() { return FLT_MIN; }
-
-template <typename T> __device__ T magnitude(T x)
-{
-    // NaN ranks above everything, so that every lane agrees on the
-    // largest (a NaN pivot then spreads, as in LAPACK).
-    return x != x ? T(INFINITY) : fabs(x);
+    return n <= 1 ? 1 : n <= 2 ? 2 : n <= 4 ? 4 : n <= 8 ? 8 : n <= 16 ? 16 : 32;
 }
 
 // The position of the largest v over a whole warp's lanes that are not
-// pivoted, ties to the smallest position, by the warp's integer
-// reductions: the bits of a non-negative float or double order as the
-// numbers do.  Shorter than a butterfly of shuffles, whose levels wait on
-// each other.
-__device__ int argmax_warp(bool pivoted, double v, int pos)
+// pivoted, ties to the smallest position.
+template <typename T> __device__ int argmax_warp(bool pivoted, T v, int pos)
 {
-    unsigned long long key =
-        pivoted ? 0ull : (unsigned long long)__double_as_longlong(v) + 1;
-    unsigned hi = (unsigned)(key >> 32), lo = (unsigned)key;
-    unsigned mh = __reduce_max_sync(0xffffffffu, hi);
-    unsigned ml = __reduce_max_sync(0xffffffffu, hi == mh ? lo : 0u);
-    bool best = hi == mh && lo == ml;
-    return (int)__reduce_min_sync(0xffffffffu, best ? (unsigned)pos : ~0u);
+    auto key = pivot_key<T>::of(pivoted, v);
+    return warp_first(key, warp_max(key), pos);
 }
 
-__device__ int argmax_warp(bool pivoted, float v, int pos)
-{
-    unsigned key = pivoted ? 0u : (unsigned)__float_as_int(v) + 1;
-    unsigned m = __reduce_max_sync(0xffffffffu, key);
-    return (int)__reduce_min_sync(0xffffffffu, key == m ? (unsigned)pos : ~0u);
-}
-
-// The rows of one matrix, one per lane of a group of group_lanes<N>()
+// The rows of one matrix, one per lane of a group of group_lanes(N)
 // lanes, in registers, and the state of a factorization by lazy swaps:
 // rows never move; each lane knows the position pos its row has in
 // LAPACK's interchanged order, and whether it is already a pivot row.
 template <typename T, int N> struct tiny_rows {
-    static constexpr int G = group_lanes<N>();
+    static constexpr int G = group_lanes(N);
     T r[N];
     int lane;       // 0 .. G-1
     unsigned mask;  // the lanes of this group in the warp
@@ -251,15 +215,14 @@ constexpr int default_tiny_threads = 128;
 int threads_for(int n)
 {
     int t = tiny_threads[n] ? tiny_threads[n] : default_tiny_threads;
-    int g = n <= 1 ? 1 : n <= 2 ? 2 : n <= 4 ? 4 : n <= 8 ? 8 : n <= 16 ? 16 : 32;
+    int g = group_lanes(n);
     return t < g ? g : t / g * g;
 }
 
 // Grid of blocks for batch matrices, t threads a block.
 dim3 grid_for(int n, int batch, int t)
 {
-    int g = n <= 1 ? 1 : n <= 2 ? 2 : n <= 4 ? 4 : n <= 8 ? 8 : n <= 16 ? 16 : 32;
-    long long per = t / g;
+    long long per = t / group_lanes(n);
     return dim3((unsigned)((batch + per - 1) / per));
 }
 
@@ -387,28 +350,35 @@ int zero_info(int *info, int batch, cudaStream_t stream)
 
 template <typename T>
 int getrf_batched(int n, mats<T> A, int lda, int *ipiv, int *info, int batch,
-                  cudaStream_t stream)
+                  cublasHandle_t h, cudaStream_t stream)
 {
     if (n == 0 || batch == 0) return zero_info(info, batch, stream);
-    if (n > HYLA_CUDA_TINY_MAX) return HYLA_ERR_NOT_SUPPORTED;
+    if (n > HYLA_CUDA_BATCHED_MAX) return HYLA_ERR_NOT_SUPPORTED;
+    if (n > HYLA_CUDA_TINY_MAX)
+        return getrf_large<T>(n, A, lda, ipiv, info, batch, h, stream);
     return getrf_tiny<T>(orders{}, n, A, lda, ipiv, info, batch, stream);
 }
 
 template <typename T>
 int getri_batched(int n, mats<T> A, int lda, mats<T> C, int ldc, int *ipiv,
-                  int *info, int batch, cudaStream_t stream)
+                  int *info, int batch, cublasHandle_t h, cudaStream_t stream)
 {
     if (n == 0 || batch == 0) return zero_info(info, batch, stream);
-    if (n > HYLA_CUDA_TINY_MAX) return HYLA_ERR_NOT_SUPPORTED;
+    if (n > HYLA_CUDA_BATCHED_MAX) return HYLA_ERR_NOT_SUPPORTED;
+    if (n > HYLA_CUDA_TINY_MAX)
+        return getri_large<T>(n, A, lda, C, ldc, ipiv, info, batch, h, stream);
     return getri_tiny<T>(orders{}, n, A, lda, C, ldc, ipiv, info, batch,
                          stream);
 }
 
 } // namespace
+} // namespace hyla
+
+using hyla::mats;
 
 extern "C" void hyla_cuda_batched_tune(int n, int threads)
 {
-    if (n >= 1 && n <= HYLA_CUDA_TINY_MAX) tiny_threads[n] = threads;
+    if (n >= 1 && n <= HYLA_CUDA_TINY_MAX) hyla::tiny_threads[n] = threads;
 }
 
 // The extern "C" launchers, one per precision: dA_array, or when it is
@@ -416,28 +386,28 @@ extern "C" void hyla_cuda_batched_tune(int n, int threads)
 #define HYLA_BATCHED_LAUNCHERS(T, x)                                           \
     extern "C" int hyla_cuda_##x##batch_getrf(                                 \
         int n, T *const *dA_array, T *dA, long long stride, int ldda,          \
-        int *dipiv, int *dinfo, int batch, cudaStream_t s)                     \
+        int *dipiv, int *dinfo, int batch, cublasHandle_t h, cudaStream_t s)   \
     {                                                                          \
-        return getrf_batched<T>(n, mats<T>{dA_array, dA, stride}, ldda, dipiv, \
-                                dinfo, batch, s);                              \
+        return hyla::getrf_batched<T>(n, mats<T>{dA_array, dA, stride}, ldda,  \
+                                      dipiv, dinfo, batch, h, s);              \
     }                                                                          \
     extern "C" int hyla_cuda_##x##batch_getri(                                 \
         int n, T *const *dA_array, T *dA, long long strideA, int ldda,         \
         T *const *dC_array, T *dC, long long strideC, int lddc, int *dipiv,    \
-        int *dinfo, int batch, cudaStream_t s)                                 \
+        int *dinfo, int batch, cublasHandle_t h, cudaStream_t s)               \
     {                                                                          \
-        return getri_batched<T>(n, mats<T>{dA_array, dA, strideA}, ldda,       \
-                                mats<T>{dC_array, dC, strideC}, lddc, dipiv,   \
-                                dinfo, batch, s);                              \
+        return hyla::getri_batched<T>(n, mats<T>{dA_array, dA, strideA}, ldda, \
+                                      mats<T>{dC_array, dC, strideC}, lddc,    \
+                                      dipiv, dinfo, batch, h, s);              \
     }                                                                          \
     extern "C" int hyla_cuda_##x##batch_getrs(                                 \
         int trans, int n, int nrhs, T *const *dA_array, T *dA,                 \
         long long strideA, int ldda, const int *dipiv, T *const *dB_array,     \
         T *dB, long long strideB, int lddb, int batch, cudaStream_t s)         \
     {                                                                          \
-        return getrs<T>(trans, n, nrhs, mats<T>{dA_array, dA, strideA}, ldda,  \
-                        dipiv, mats<T>{dB_array, dB, strideB}, lddb, batch,    \
-                        s);                                                    \
+        return hyla::getrs<T>(trans, n, nrhs, mats<T>{dA_array, dA, strideA},  \
+                              ldda, dipiv, mats<T>{dB_array, dB, strideB},     \
+                              lddb, batch, s);                                 \
     }
 
 HYLA_BATCHED_LAUNCHERS(double, d)

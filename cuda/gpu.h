@@ -46,12 +46,17 @@ void hyla_cuda_getrf_panel_tune(int leaf, int rows, int d1_height,
 int hyla_cuda_getrf_panel_cluster(int single);
 
 // The largest order of the batched kernels that hold a matrix in
-// registers (hyla_cuda_*getrf_batched, *getri_batched).
-enum { HYLA_CUDA_TINY_MAX = 32 };
+// registers (hyla_cuda_*batch_getrf, *batch_getri), and of the batched
+// kernels at all.
+enum { HYLA_CUDA_TINY_MAX = 32, HYLA_CUDA_BATCHED_MAX = 512 };
 
 // Threads per block of the tiny batched kernels for order n (several
 // matrices a block; for benchmarks); 0: the default, 128.
 void hyla_cuda_batched_tune(int n, int threads);
+
+// A cuBLAS handle of the calling thread on the current device, created on
+// first use and kept; NULL when none can be had.
+cublasHandle_t hyla_cuda_thread_handle(void);
 
 #include "gpu_d.h"
 #include "gpu_s.h"

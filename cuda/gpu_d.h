@@ -69,21 +69,24 @@ int hyla_cuda_dgetrf_panel(cublasHandle_t handle, double *const *dtile,
 //==== batched small matrices (column-major, as LAPACK) ====
 // Matrix i is dA_array[i] (a device array of device pointers) or, when
 // dA_array is NULL, dA + i*stride; its pivots are dipiv[i*n .. i*n+n-1]
-// (1-based), its LAPACK info dinfo[i].  n up to HYLA_CUDA_TINY_MAX (else
-// HYLA_ERR_NOT_SUPPORTED) for getrf and getri, any n for getrs.  On
-// stream s, batch up to INT_MAX; no argument checks.
+// (1-based), its LAPACK info dinfo[i].  n up to HYLA_CUDA_BATCHED_MAX
+// (else HYLA_ERR_NOT_SUPPORTED) for getrf and getri, any n for getrs.  On
+// stream s, batch up to INT_MAX; no argument checks.  Orders above
+// HYLA_CUDA_TINY_MAX use cuBLAS through handle h, whose stream they set
+// to s, and stream-ordered device memory (cudaMallocAsync).
 
 // LU with partial pivoting of each matrix, in place.  dipiv may be NULL.
 int hyla_cuda_dbatch_getrf(int n, double *const *dA_array, double *dA,
                            long long stride, int ldda, int *dipiv, int *dinfo,
-                           int batch, cudaStream_t s);
+                           int batch, cublasHandle_t h, cudaStream_t s);
 // The inverse of each matrix A into C, A untouched; C is not written
 // where A is singular.  dipiv (may be NULL): the pivots of A's LU.
 int hyla_cuda_dbatch_getri(int n, double *const *dA_array, double *dA,
                            long long strideA, int ldda,
                            double *const *dC_array, double *dC,
                            long long strideC, int lddc, int *dipiv,
-                           int *dinfo, int batch, cudaStream_t s);
+                           int *dinfo, int batch, cublasHandle_t h,
+                           cudaStream_t s);
 // op(A) X = B (trans HYLA_NO_TRANS or HYLA_TRANS) with the LU factors and
 // pivots of each matrix; B is n-by-nrhs.
 int hyla_cuda_dbatch_getrs(int trans, int n, int nrhs,

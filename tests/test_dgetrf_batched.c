@@ -22,11 +22,12 @@
 // with a zero column j get info = j + 1, their inverse is left unwritten and
 // the others are unaffected, as they are by a member full of NaN; padding
 // rows (lda > n) are untouched.  Orders 0 to 512 around the GPU kernels'
-// limit of 32, batches of 0, 1, a few, a thousand and more than 65535.
-// Bad arguments give LAPACK's -i.  Runs on CPU workers (cpu suite) or with
-// GPUs (gpu suite).  Built with HYLA_TEST_CUDA_API, the same cases run
-// through the GPU-resident routines of hyla/hyla_cuda.h (orders up to 32):
-// each call copies the batch to the GPU and back.
+// limits (32: registers; 64: one panel; then panels of 64 columns up to
+// 256 and of 32 beyond), batches of 0, 1, a few, a thousand and more than
+// 65535.  Bad arguments give LAPACK's -i.  Runs on CPU workers (cpu suite)
+// or with GPUs (gpu suite, with more orders).  Built with
+// HYLA_TEST_CUDA_API, the same cases run through the GPU-resident routines
+// of hyla/hyla_cuda.h: each call copies the batch to the GPU and back.
 
 enum { PAD = 3 };
 static const double SENTINEL = -77.0;
@@ -76,7 +77,8 @@ static void batch_free(struct batch *b)
 }
 
 // A batch of count matrices of kind k; with singular_every, members 1,
-// 1 + singular_every, ... have column n/2 set to zero.
+// 1 + singular_every, ... have a column set to zero: n/2 in the first,
+// 37 further (modulo n) in each next.
 static void batch_make(struct batch *b, enum kind k, int n, int count,
                        int seed, int singular_every)
 {
@@ -92,9 +94,11 @@ static void batch_make(struct batch *b, enum kind k, int n, int count,
     for (int i = 0; i < count; i++) {
         double *a = b->orig + i * e;
         gen(k, n, a, b->ld, seed + i);
-        if (singular_every && n > 0 && i % singular_every == 1)
+        if (singular_every && n > 0 && i % singular_every == 1) {
+            int zc = (n / 2 + 37 * (i / singular_every)) % n;
             for (int r = 0; r < n; r++)
-                a[r + (size_t)(n / 2) * b->ld] = 0.0;
+                a[r + (size_t)zc * b->ld] = 0.0;
+        }
         b->ptr[i] = b->work + i * e;
         b->info[i] = -99;
     }
@@ -118,7 +122,7 @@ static int lapacke_info(const struct batch *b, int i, int *ipiv)
 }
 
 #ifdef HYLA_TEST_CUDA_API
-static const int max_order = 32;
+static const int max_order = 512;
 
 // A device copy of `bytes` at h (NULL for 0 bytes); copy_in or not.
 static void *dev(const void *h, size_t bytes, int copy_in)
@@ -408,8 +412,7 @@ static void bad_arguments(void)
     double *dA = dev(NULL, sizeof(double) * 8, 0), **da = dev_array(dA, 4, 2);
     int *di = dev(NULL, sizeof(int) * 2, 0), *dp = dev(NULL, sizeof(int) * 4, 0);
     TH_STATUS(hyla_cuda_dgetrf_batched(-1, da, 2, dp, di, 2, NULL), -1);
-    TH_STATUS(hyla_cuda_dgetrf_batched(33, da, 33, dp, di, 2, NULL),
-              HYLA_ERR_NOT_SUPPORTED);
+    TH_STATUS(hyla_cuda_dgetrf_batched(513, da, 513, dp, di, 2, NULL), -1);
     TH_STATUS(hyla_cuda_dgetrf_batched(2, NULL, 2, dp, di, 2, NULL), -2);
     TH_STATUS(hyla_cuda_dgetrf_batched(2, da, 1, dp, di, 2, NULL), -3);
     TH_STATUS(hyla_cuda_dgetrf_batched(2, da, 2, dp, NULL, 2, NULL), -5);
@@ -505,10 +508,28 @@ int main(void)
     case_getrf(RANDOM, 4, 0, 0, 0);
     case_getrf(PIVOTED, 2, 100000, 1, 0); // beyond a grid's 65535 in y
     case_getri(PIVOTED, 3, 70000, 1000, 0);
-    if (max_order >= 512) {
-        case_getrf(PIVOTED, 512, 130, 1, 0); // two rounds
-        case_getri(RANDOM, 200, 2, 0, 1);
-        case_getrs(512, 2, 'N', 2);
+    case_getrf(PIVOTED, 512, 130, 1, 0); // two rounds
+    case_getri(RANDOM, 200, 2, 0, 1);
+    case_getrs(512, 2, 'N', 2);
+#ifdef HYLA_TEST_CUDA_API
+    int gpu = 1;
+#else
+    int gpu = th_gpus() > 0;
+#endif
+    if (gpu) {
+        // Around the GPU's panel widths; zero columns in several panels.
+        static const int big[] = {65, 127, 128, 129, 192, 255, 256, 257, 319,
+                                  480, 511};
+        for (size_t i = 0; i < sizeof big / sizeof *big; i++) {
+            int n = big[i];
+            case_getrf(PIVOTED, n, 12, i % 2, 2);
+            case_getrf(GRADED, n, 4, 1 - i % 2, 0);
+            case_getri(PIVOTED, n, 6, 2, (int)(i % 2));
+            case_nan(n);
+        }
+        case_getrf(PIVOTED, 65, 66000, 0, 9999); // cuBLAS calls in chunks
+        case_getrf(RANDOM, 96, 66000, 1, 0);
+        case_getri(PIVOTED, 40, 20000, 1000, 1); // two chunks of inverses
     }
 #ifndef HYLA_TEST_CUDA_API
     th_finalize();

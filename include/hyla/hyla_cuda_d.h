@@ -16,17 +16,26 @@ extern "C" {
 // work is queued on `stream` (a cudaStream_t; NULL: the default stream)
 // and the call returns at once: results, pivots and info are there when
 // the stream reaches that point.  hyla_init() is not needed.  batch may be
-// any int (grids are one-dimensional).  Return values: 0, -i (argument i
-// is illegal; the device arrays' contents are not checked),
-// HYLA_ERR_NOT_SUPPORTED (an order the GPU kernels do not take: 1 to 32 in
-// this version; the host-memory routines take up to 512), HYLA_ERR_CUDA
-// (a launch failed).
+// any int (grids are one-dimensional).  Orders 0 to 512.
+//
+// Up to order 32 one kernel holds each matrix in registers.  Above, the LU
+// goes by panels of 32 columns, with cuBLAS's batched GEMM for the
+// trailing updates: the calling thread gets a cuBLAS handle of its own
+// for the current device (created on first use and kept), and workspace
+// comes from stream-ordered allocation (cudaMallocAsync) and is freed
+// the same way: a list of moved rows (65 ints a matrix), pivots where
+// dipiv is NULL, pointers where the matrices come as an array, and for
+// the inverse two copies of a chunk of matrices (2^24 elements each).
+//
+// Return values: 0, -i (argument i is illegal; the device arrays'
+// contents are not checked), HYLA_ERR_CUDA (a launch failed),
+// HYLA_ERR_CUBLAS, HYLA_ERR_DEVICE_MEMORY (no workspace).
 
 /**
  * LU with partial pivoting of batch n-by-n matrices in place, as
  * hyla_dgetrf_batched().  dipiv: batch*n pivots (1-based), or NULL;
- * dinfo: batch LAPACK infos.  Each matrix is held in registers, one row
- * per thread, read once and written once.
+ * dinfo: batch LAPACK infos.  Up to order 32 each matrix is held in
+ * registers, one row per thread, read once and written once.
  */
 HYLA_EXPORT int hyla_cuda_dgetrf_batched(int n, double *const *dA_array,
                                          int ldda, int *dipiv, int *dinfo,
@@ -51,10 +60,11 @@ HYLA_EXPORT int hyla_cuda_dgetrs_batched(char trans, int n, int nrhs,
 
 /**
  * C_i = A_i^-1 out of place, A_i only read (not its factors: see
- * hyla_dgetri_batched()).  LU and inversion in one pass: each A_i is read
- * once and each C_i written once, not at all where A_i is singular
+ * hyla_dgetri_batched()).  C_i is not written where A_i is singular
  * (dinfo[i] = j > 0: U(j,j) is exactly zero).  dipiv: NULL, or the pivots
- * of A_i's LU.
+ * of A_i's LU.  Up to order 32, LU and inversion in one pass: each A_i is
+ * read once and each C_i written once.  Above, a copy of A_i is factored
+ * and the inverse solved from its factors, then copied to C_i.
  */
 HYLA_EXPORT int hyla_cuda_dgetri_batched(int n, double *const *dA_array,
                                          int ldda, int *dipiv,

@@ -122,8 +122,8 @@ HYLA_EXPORT int hyla_dposv_tile(char uplo, hyla_desc_t *A, hyla_desc_t *B);
 // or A + i*strideA in the strided forms; its pivots are ipiv[i*n] ..
 // ipiv[i*n + n-1] and its LAPACK info info[i].  Orders up to 512.  The
 // matrices are in host memory: hyla splits the batch into tasks, which CPU
-// workers run matrix by matrix and GPUs (orders up to 32 in this version)
-// with batched kernels.  GPU-resident batches: hyla/hyla_cuda.h.
+// workers run matrix by matrix and GPUs with batched kernels.
+// GPU-resident batches: hyla/hyla_cuda.h.
 //
 // A singular matrix is not an error of the call: its info says so and the
 // other matrices are factored as if it were not there.
