@@ -66,8 +66,7 @@ sanitizer)
     # memcheck on everything a kernel test runs; racecheck on hyla's own
     # kernels (test:kernel-name substring; cuBLAS's are slow to check).
     for k in dlaswp:laswp dgetrf_panel_gpu:leaf_kernel dpotrf_gpu:potrf_leaf \
-             dtrsm_gpu: dtrtri_gpu:trtri_leaf dgetrf_batched_cuda:tiny \
-             sgetrf_batched_cuda:tiny; do
+             dtrsm_gpu: dtrtri_gpu:trtri_leaf; do
         name=${k#*:} k=${k%%:*}
         for tool in memcheck racecheck; do
             filter=()
@@ -79,6 +78,16 @@ sanitizer)
                 "$tests/test_$k" > "$out/san_${k}_$tool.log" 2>&1
             log "compute-sanitizer $tool test_$k rc=$? $(tail -1 "$out/san_${k}_$tool.log")"
         done
+    done
+    # The batched kernels, every kind, on batches of 8 (the tests' batches
+    # of 66,000 are too slow to check); racecheck on hyla's kernels only.
+    for tool in memcheck racecheck; do
+        filter=()
+        [ $tool = racecheck ] && filter=(--kernel-name "kns=hyla")
+        t compute-sanitizer --tool $tool "${filter[@]}" --error-exitcode 9 \
+            "$build/examples/hyla-batched" -n 2,17,32,33,65,100,257,512 -b 8 \
+            --repeat 1 --check 8 -p d,s > "$out/san_batched_$tool.log" 2>&1
+        log "compute-sanitizer $tool hyla-batched rc=$? $(tail -1 "$out/san_batched_$tool.log")"
     done ;;
 one)
     # One GPU: hyla on GPU-resident tiles against cuSOLVER, in each mode.
@@ -110,8 +119,12 @@ multi)
         done
     done ;;
 batched)
-    # Batched LU and inverse of 1M small matrices against cuBLAS's.
+    # Batched LU and inverse against cuBLAS's: 1M matrices of orders 2-32,
+    # then 2^28 elements of orders 33-512.
     t "$build/examples/hyla-batched" -p d,s --csv "$out/batched.csv" |
+        tee -a "$out/summary.txt"
+    t "$build/examples/hyla-batched" -n 33,48,64,96,128,192,256,384,512 \
+        -p d,s --check 16 --csv "$out/batched-large.csv" |
         tee -a "$out/summary.txt" ;;
 *) echo "bench_gpu.sh: unknown step '$step'" >&2; exit 2 ;;
 esac
