@@ -171,7 +171,7 @@ __global__ void __launch_bounds__(swap_cols)
     __syncthreads();
 
     // A few columns at a time: every moving row read before any written.
-    constexpr int step = 8;
+    constexpr int step = 16;
     for (int c = 0; c < nc; c += step) {
         T v[step];
         if (t < count) {
@@ -219,8 +219,9 @@ __global__ void __launch_bounds__(swap_cols)
 }
 
 // At the end: block (mat, y) permutes the columns of panel J = y*NB by the
-// interchanges of every later step, rows J+NB .. n-1, a column at a time
-// through shared memory.
+// interchanges of every later step, rows J+NB .. n-1, through shared
+// memory: as many columns at a time as the block's threads cover (a
+// thread an element), or one column in several rounds.
 template <typename T>
 __global__ void __launch_bounds__(256)
     left_swap_kernel(mats<T> A, int lda, int n, const int *ipiv)
@@ -242,14 +243,20 @@ __global__ void __launch_bounds__(256)
             perm[q] = v;
         }
     __syncthreads();
-    T *a = A(mat) + r0;
-    for (int c = J; c < r0; c++) {
-        T *x = a + (size_t)c * lda;
-        for (int f = t; f < m; f += nt)
-            col[f] = x[f];
+    // Columns a round; this thread's column u of the round, first row and
+    // stride.
+    const int per = m < nt ? nt / m : 1;
+    const int u = per > 1 ? t / m : 0, first = per > 1 ? t % m : t;
+    const int stride = per > 1 ? m : nt;
+    T *a = A(mat) + r0 + (size_t)J * lda, *buf = col + u * m;
+    for (int c = 0; c < NB; c += per) {
+        T *x = a + (size_t)(c + u) * lda;
+        const bool here = u < per && c + u < NB;
+        for (int f = first; here && f < m; f += stride)
+            buf[f] = x[f];
         __syncthreads();
-        for (int f = t; f < m; f += nt)
-            x[f] = col[perm[f]];
+        for (int f = first; here && f < m; f += stride)
+            x[f] = buf[perm[f]];
         __syncthreads();
     }
 }
@@ -277,7 +284,7 @@ int left_swaps(int n, mats<T> A, int lda, const int *ipiv, int batch,
                cudaStream_t s)
 {
     int panels = (n - 1) / NB; // those with rows below them
-    int threads = std::min(256, (n - NB + 31) / 32 * 32);
+    int threads = 256;
     left_swap_kernel<T><<<dim3(batch, panels), threads, 0, s>>>(A, lda, n, ipiv);
     HYLA_CUDA_CHECK(cudaGetLastError());
     return 0;
