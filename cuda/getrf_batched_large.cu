@@ -12,9 +12,9 @@
 //    posts its best candidate and that candidate's row;
 //  - the swap kernel applies the panel's interchanges right of the panel,
 //    all at once: the rows that move (at most 2w, listed by the panel
-//    kernel) are read, then written to their places; it then solves U12 = L11^-1 A12,
-//    a column per thread, in shared memory.  Many blocks a matrix, 64
-//    columns each;
+//    kernel) are read, then written to their places; it then solves
+//    U12 = L11^-1 A12, a column per thread, in shared memory.  Many blocks
+//    a matrix, 64 columns each;
 //  - one batched GEMM (cuBLAS) updates the trailing matrix,
 //    A22 -= A21 U12.
 // Left of the panel the interchanges wait for the end: then one kernel
