@@ -218,6 +218,28 @@ __global__ void __launch_bounds__(swap_cols)
         a[e % w + (size_t)(e / w) * lda] = X[e % w][e / w];
 }
 
+// perm[f] for f < m: the row (counted from r0) that LAPACK's interchanges
+// ipiv[r0 .. r0+m-1] (1-based, of one matrix) bring to position r0 + f;
+// piv: m ints of scratch.  Shared memory, the whole block; the
+// interchanges are sequential, so one thread applies them, from piv
+// rather than from global memory.
+__device__ void perm_of_pivots(int *perm, int *piv, const int *ipiv, int r0,
+                               int m)
+{
+    for (int f = threadIdx.x; f < m; f += blockDim.x) {
+        perm[f] = f;
+        piv[f] = ipiv[r0 + f] - 1 - r0;
+    }
+    __syncthreads();
+    if (threadIdx.x == 0)
+        for (int k = 0; k < m; k++) {
+            int q = piv[k], v = perm[k];
+            perm[k] = perm[q];
+            perm[q] = v;
+        }
+    __syncthreads();
+}
+
 // At the end: block (mat, y) permutes the columns of panel J = y*NB by the
 // interchanges of every later step, rows J+NB .. n-1, through shared
 // memory: as many columns at a time as the block's threads cover (a
@@ -231,18 +253,7 @@ __global__ void __launch_bounds__(256)
     const long long mat = blockIdx.x;
     const int J = blockIdx.y * NB, r0 = J + NB, m = n - r0;
     const int t = threadIdx.x, nt = blockDim.x;
-    for (int f = t; f < m; f += nt) {
-        perm[f] = f;
-        piv[f] = ipiv[mat * n + r0 + f] - 1 - r0;
-    }
-    __syncthreads();
-    if (t == 0)
-        for (int k = 0; k < m; k++) {
-            int q = piv[k], v = perm[k];
-            perm[k] = perm[q];
-            perm[q] = v;
-        }
-    __syncthreads();
+    perm_of_pivots(perm, piv, ipiv + mat * n, r0, m);
     // Columns a round; this thread's column u of the round, first row and
     // stride.
     const int per = m < nt ? nt / m : 1;
@@ -372,18 +383,8 @@ __global__ void unpack_kernel(const T *X, int n, const int *info,
 template <typename T>
 __global__ void permutation_kernel(const int *ipiv, int n, T *X)
 {
-    __shared__ int perm[HYLA_CUDA_BATCHED_MAX];
-    const int *p = ipiv + (size_t)blockIdx.x * n;
-    for (int i = threadIdx.x; i < n; i += blockDim.x)
-        perm[i] = i;
-    __syncthreads();
-    if (threadIdx.x == 0)
-        for (int k = 0; k < n; k++) {
-            int q = p[k] - 1, v = perm[k];
-            perm[k] = perm[q];
-            perm[q] = v;
-        }
-    __syncthreads();
+    __shared__ int perm[max_rows], piv[max_rows];
+    perm_of_pivots(perm, piv, ipiv + (size_t)blockIdx.x * n, 0, n);
     T *x = X + (size_t)blockIdx.x * n * n;
     for (int e = threadIdx.x; e < n * n; e += blockDim.x)
         x[e] = perm[e % n] == e / n ? T(1) : T(0);
@@ -412,6 +413,7 @@ struct scratch {
     template <typename U> U *get(size_t count)
     {
         void *q = nullptr;
+        if (used == 4) return nullptr;
         if (cudaMallocAsync(&q, count * sizeof(U), s) != cudaSuccess) {
             cudaGetLastError();
             return nullptr;
