@@ -36,8 +36,20 @@ template <typename T> __device__ int argmax_warp(bool pivoted, T v, int pos)
 // lanes, in registers, and the state of a factorization by lazy swaps:
 // rows never move; each lane knows the position pos its row has in
 // LAPACK's interchanged order, and whether it is already a pivot row.
+// The pivot row reaches the other lanes through shared memory: the
+// pivot lane writes it, and every lane of the group reads the same
+// address at once (a broadcast), which costs less than a shuffle per
+// element (two in double): 1.5-2.6x faster inverses, up to 1.5x faster
+// LU on the H100.  (Vectors of 16 bytes read no faster.)
 template <typename T, int N> struct tiny_rows {
     static constexpr int G = group_lanes(N);
+    // Shared memory of a block of `threads` threads: two row buffers (a
+    // step writes one while the last may still be read) and N pivot lanes
+    // for each group.
+    static constexpr size_t smem(int threads)
+    {
+        return (size_t)threads / G * N * (2 * sizeof(T) + sizeof(int));
+    }
     T r[N];
     int lane;       // 0 .. G-1
     unsigned mask;  // the lanes of this group in the warp
@@ -45,8 +57,10 @@ template <typename T, int N> struct tiny_rows {
     bool pivoted;   // chosen as a pivot (or a padding lane)
     int info;       // first zero pivot, 1-based, the same in all lanes
     int ipiv;       // pivot of step `lane`, 1-based
+    T *buf;         // this group's two rows of shared memory
+    int *order;     // order[k]: the lane of the pivot of step k
 
-    __device__ void load(const T *a, int lda)
+    __device__ void load(const T *a, int lda, unsigned char *smem)
     {
         lane = threadIdx.x % G;
         mask = G == 32 ? 0xffffffffu : ((1u << G) - 1) << (threadIdx.x % 32 / G * G);
@@ -54,16 +68,22 @@ template <typename T, int N> struct tiny_rows {
         pivoted = lane >= N;
         info = 0;
         ipiv = 0;
+        int group = threadIdx.x / G, groups = blockDim.x / G;
+        buf = reinterpret_cast<T *>(smem) + (size_t)group * 2 * N;
+        order = reinterpret_cast<int *>(reinterpret_cast<T *>(smem) +
+                                        (size_t)groups * 2 * N) + group * N;
 #pragma unroll
         for (int j = 0; j < N; j++)
             r[j] = lane < N ? a[lane + (size_t)j * lda] : T(0);
     }
 
-    // Step k of the elimination: choose the pivot (the largest |r[k]| of
-    // the rows not yet pivots, ties to the first position, as idamax),
-    // record it, and eliminate below it; the pivot row's entries j >= k go
-    // to u.  Returns the lane of the pivot row.
-    template <int k> __device__ int step(T (&u)[N])
+    // Step k's pivot: the largest |r[k]| of the rows not yet pivots, ties
+    // to the first position, as idamax.  A whole warp reduces integer
+    // keys that order as |x| (the warp's reductions); smaller groups
+    // reduce by a butterfly of shuffles, faster there than the
+    // reductions restricted to a group's lanes.  Records the pivot and
+    // moves the positions; returns whether this lane holds the pivot row.
+    template <int k> __device__ bool choose()
     {
         int p;
         if constexpr (G == 32) {
@@ -82,32 +102,86 @@ template <typename T, int N> struct tiny_rows {
             }
         }
         bool mine = !pivoted && pos == p;
-        unsigned bits = __ballot_sync(mask, mine) >> (threadIdx.x % 32 / G * G);
-        int src = __ffs(bits) - 1;
         if (lane == k) ipiv = p + 1;
         // The row at position k moves to p, the pivot row to k.
         if (mine)
             pos = k;
         else if (!pivoted && pos == k)
             pos = p;
+        return mine;
+    }
+
+    // The pivot lane's entries from J0 on to the buffer of step k, seen
+    // by the group on return.
+    template <int k, int J0> __device__ const T *publish(bool mine)
+    {
+        T *u = buf + (k & 1) * N;
+        if (mine) {
+            order[k] = lane;
 #pragma unroll
-        for (int j = k; j < N; j++)
-            u[j] = __shfl_sync(mask, r[j], src, G);
+            for (int j = J0; j < N; j++)
+                u[j] = r[j];
+        }
+        __syncwarp(mask);
+        return u;
+    }
+
+    // Step k of LU: eliminate below the pivot (the reciprocal as LAPACK's
+    // getf2, unless it would overflow).
+    template <int k> __device__ void lu_step()
+    {
+        bool mine = choose<k>();
+        const T *u = publish<k, k>(mine);
         T piv = u[k];
         if (piv == T(0)) {
             // The whole column is zero: nothing to eliminate.
             if (!info) info = k + 1;
         } else if (!pivoted && !mine) {
-            // LAPACK's getf2: a reciprocal unless it would overflow.
-            T l = fabs(piv) >= sfmin<T>() ? r[k] * (T(1) / piv)
-                                                           : r[k] / piv;
+            T l = fabs(piv) >= sfmin<T>() ? r[k] * (T(1) / piv) : r[k] / piv;
             r[k] = l;
 #pragma unroll
             for (int j = k + 1; j < N; j++)
                 r[j] -= l * u[j];
         }
         if (mine) pivoted = true;
-        return src;
+    }
+
+    // Step k of Gauss-Jordan inversion in place: the rows other than the
+    // pivot's (above it too) lose their column k as in LU, and column k
+    // becomes column `order[k]` of the accumulated transformation M
+    // (M A = the permutation with ones at (order[k], k)).
+    template <int k> __device__ void gj_step()
+    {
+        bool mine = choose<k>();
+        const T *u = publish<k, 0>(mine);
+        T piv = u[k];
+        if (piv == T(0)) {
+            if (!info) info = k + 1;
+        } else {
+            bool recip = fabs(piv) >= sfmin<T>();
+            T d = T(1) / piv;
+            if (mine) {
+                // (Two loops: a division per element, even predicated
+                // off, would cost more than the whole step.)
+                if (recip) {
+#pragma unroll
+                    for (int j = 0; j < N; j++)
+                        r[j] *= d;
+                } else {
+#pragma unroll
+                    for (int j = 0; j < N; j++)
+                        r[j] /= piv;
+                }
+                r[k] = d;
+            } else {
+                T l = recip ? r[k] * d : r[k] / piv;
+#pragma unroll
+                for (int j = 0; j < N; j++)
+                    if (j != k) r[j] -= l * u[j];
+                r[k] = -l;
+            }
+        }
+        if (mine) pivoted = true;
     }
 };
 
@@ -125,16 +199,16 @@ template <typename T, int N>
 __global__ void getrf_tiny_kernel(mats<T> A, int lda, int *ipiv, int *info,
                                   int batch)
 {
+    extern __shared__ __align__(16) unsigned char smem[];
     using rows = tiny_rows<T, N>;
     long long mat = (long long)blockIdx.x * (blockDim.x / rows::G) +
                     threadIdx.x / rows::G;
     if (mat >= batch) return; // a whole group leaves
     T *a = A(mat);
     rows x;
-    x.load(a, lda);
-    T u[N];
+    x.load(a, lda, smem);
     unroll(std::make_integer_sequence<int, N>{},
-           [&](auto k) { x.template step<decltype(k)::value>(u); });
+           [&](auto k) { x.template lu_step<decltype(k)::value>(); });
     if (x.lane < N) {
 #pragma unroll
         for (int j = 0; j < N; j++)
@@ -144,67 +218,31 @@ __global__ void getrf_tiny_kernel(mats<T> A, int lda, int *ipiv, int *info,
     if (x.lane == 0) info[mat] = x.info;
 }
 
-// Inverse of batch matrices of order N, out of place: the elimination of
-// [A | I] in registers (each lane carries its row of the identity, which
-// the interchanges move with it), then U X = L^-1 P solved upwards.  A is
-// read once and C written once; where U is singular C is not written.
+// Inverse of batch matrices of order N, out of place, by Gauss-Jordan
+// elimination in registers: row i of M ends in the lane of the row at
+// position i, its column k belongs to column order[k] of A^-1 (the
+// column interchanges at the end).  A is read once and C written once;
+// where A is singular C is not written.  The pivots are those of LU.
 template <typename T, int N>
 __global__ void getri_tiny_kernel(mats<T> A, int lda, mats<T> C, int ldc,
                                   int *ipiv, int *info, int batch)
 {
+    extern __shared__ __align__(16) unsigned char smem[];
     using rows = tiny_rows<T, N>;
     long long mat = (long long)blockIdx.x * (blockDim.x / rows::G) +
                     threadIdx.x / rows::G;
     if (mat >= batch) return;
     rows x;
-    x.load(A(mat), lda);
-    T b[N];
-#pragma unroll
-    for (int j = 0; j < N; j++)
-        b[j] = j == x.lane ? T(1) : T(0);
-    T u[N];
-    unroll(std::make_integer_sequence<int, N>{}, [&](auto kc) {
-        constexpr int k = decltype(kc)::value;
-        bool below = !x.pivoted; // rows eliminated at this step, with the pivot
-        int src = x.template step<k>(u);
-        // The same elimination on the identity part: b -= l * b_pivot.
-        bool mine = x.lane == src;
-        T l = (below && !mine && u[k] != T(0)) ? x.r[k] : T(0);
-#pragma unroll
-        for (int j = 0; j < N; j++) {
-            T bp = __shfl_sync(x.mask, b[j], src, rows::G);
-            b[j] -= l * bp;
-        }
-    });
+    x.load(A(mat), lda, smem);
+    unroll(std::make_integer_sequence<int, N>{},
+           [&](auto k) { x.template gj_step<decltype(k)::value>(); });
     if (x.lane == 0) info[mat] = x.info;
     if (ipiv && x.lane < N) ipiv[mat * N + x.lane] = x.ipiv;
-    if (x.info) return;
-    // Upwards: the row at position k is final once divided by U(k,k);
-    // the rows above subtract U(i,k) times it.
-    unroll(std::make_integer_sequence<int, N>{}, [&](auto kc) {
-        constexpr int k = N - 1 - decltype(kc)::value;
-        unsigned bits = __ballot_sync(x.mask, x.pos == k) >>
-                        (threadIdx.x % 32 / rows::G * rows::G);
-        int src = __ffs(bits) - 1;
-        if (x.pos == k) {
-            T d = T(1) / x.r[k];
+    if (x.info || x.lane >= N) return;
+    T *c = C(mat);
 #pragma unroll
-            for (int j = 0; j < N; j++)
-                b[j] *= d;
-        }
-        T uik = x.pos < k ? x.r[k] : T(0);
-#pragma unroll
-        for (int j = 0; j < N; j++) {
-            T xk = __shfl_sync(x.mask, b[j], src, rows::G);
-            b[j] -= uik * xk;
-        }
-    });
-    if (x.lane < N) {
-        T *c = C(mat);
-#pragma unroll
-        for (int j = 0; j < N; j++)
-            c[x.pos + (size_t)j * ldc] = b[j];
-    }
+    for (int j = 0; j < N; j++)
+        c[x.pos + (size_t)x.order[j] * ldc] = x.r[j];
 }
 
 // Threads per block of the tiny kernels, by order (several matrices per
@@ -312,9 +350,10 @@ int getrf_tiny(std::integer_sequence<int, N...>, int n, mats<T> A, int lda,
         return 0;
     }
     static constexpr fn table[] = {getrf_tiny_kernel<T, N + 1>...};
+    static constexpr size_t (*smem[])(int) = {tiny_rows<T, N + 1>::smem...};
     int t = threads_for(n);
-    table[n - 1]<<<grid_for(n, batch, t), t, 0, stream>>>(A, lda, ipiv, info,
-                                                          batch);
+    table[n - 1]<<<grid_for(n, batch, t), t, smem[n - 1](t), stream>>>(
+        A, lda, ipiv, info, batch);
     HYLA_CUDA_CHECK(cudaGetLastError());
     return 0;
 }
@@ -326,9 +365,10 @@ int getri_tiny(std::integer_sequence<int, N...>, int n, mats<T> A, int lda,
 {
     using fn = void (*)(mats<T>, int, mats<T>, int, int *, int *, int);
     static constexpr fn table[] = {getri_tiny_kernel<T, N + 1>...};
+    static constexpr size_t (*smem[])(int) = {tiny_rows<T, N + 1>::smem...};
     int t = threads_for(n);
-    table[n - 1]<<<grid_for(n, batch, t), t, 0, stream>>>(A, lda, C, ldc, ipiv,
-                                                          info, batch);
+    table[n - 1]<<<grid_for(n, batch, t), t, smem[n - 1](t), stream>>>(
+        A, lda, C, ldc, ipiv, info, batch);
     HYLA_CUDA_CHECK(cudaGetLastError());
     return 0;
 }
