@@ -268,28 +268,29 @@ dim3 grid_for(int n, int batch, int t)
 // thread's registers, LAPACK's getf2 unrolled (the same pivots, info and
 // NaN ranking as the lane groups).  At order 2 a matrix is one sector of
 // memory, and a pair of lanes costs more in shuffles than the matrix in
-// traffic: 0.40 -> 0.96 of cuBLAS's speed on the H100 (double).  From
+// traffic: 0.40 -> 0.96 of cuBLAS's speed on the H100 (double LU).  From
 // order 3 each thread's loads spread over more sectors than a warp's
 // lanes share: 0.98 -> 0.78 at 3, 1.00 -> 0.48 at 4.
 constexpr int thread_max = 2;
 
-template <typename T, int N>
-__global__ void getrf_thread_kernel(mats<T> A, int lda, int *ipiv, int *info,
-                                    int batch)
-{
-    long long mat = (long long)blockIdx.x * blockDim.x + threadIdx.x;
-    if (mat >= batch) return;
-    T *a = A(mat);
+// A matrix of order N in one thread's registers, r[i][j] = A(i, j).
+template <typename T, int N> struct thread_mat {
     T r[N][N];
+
+    __device__ void load(const T *a, int lda)
+    {
 #pragma unroll
-    for (int j = 0; j < N; j++)
+        for (int j = 0; j < N; j++)
 #pragma unroll
-        for (int i = 0; i < N; i++)
-            r[i][j] = a[i + (size_t)j * lda];
-    int zero = 0;
-#pragma unroll
-    for (int k = 0; k < N; k++) {
-        int p = k; // idamax: the first of the largest
+            for (int i = 0; i < N; i++)
+                r[i][j] = a[i + (size_t)j * lda];
+    }
+
+    // Step k's pivot (idamax over rows k..N-1), swapped into row k;
+    // returns its row.
+    __device__ int pivot(int k)
+    {
+        int p = k;
         T best = magnitude(r[k][k]);
 #pragma unroll
         for (int i = k + 1; i < N; i++) {
@@ -299,7 +300,6 @@ __global__ void getrf_thread_kernel(mats<T> A, int lda, int *ipiv, int *info,
                 p = i;
             }
         }
-        if (ipiv) ipiv[mat * N + k] = p + 1;
 #pragma unroll
         for (int i = k + 1; i < N; i++) {
             if (i != p) continue;
@@ -310,6 +310,25 @@ __global__ void getrf_thread_kernel(mats<T> A, int lda, int *ipiv, int *info,
                 r[i][j] = x;
             }
         }
+        return p;
+    }
+};
+
+template <typename T, int N>
+__global__ void getrf_thread_kernel(mats<T> A, int lda, int *ipiv, int *info,
+                                    int batch)
+{
+    long long mat = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+    if (mat >= batch) return;
+    T *a = A(mat);
+    thread_mat<T, N> m;
+    m.load(a, lda);
+    auto &r = m.r;
+    int zero = 0;
+#pragma unroll
+    for (int k = 0; k < N; k++) {
+        int p = m.pivot(k);
+        if (ipiv) ipiv[mat * N + k] = p + 1;
         const T piv = r[k][k];
         if (piv == T(0)) {
             if (!zero) zero = k + 1;
@@ -332,6 +351,64 @@ __global__ void getrf_thread_kernel(mats<T> A, int lda, int *ipiv, int *info,
         for (int i = 0; i < N; i++)
             a[i + (size_t)j * lda] = r[i][j];
     info[mat] = zero;
+}
+
+// The inverse a thread a matrix: Gauss-Jordan as gj_step, with the rows
+// interchanged in registers (so row k is the k-th pivot's) and the
+// columns at the store.
+template <typename T, int N>
+__global__ void getri_thread_kernel(mats<T> A, int lda, mats<T> C, int ldc,
+                                    int *ipiv, int *info, int batch)
+{
+    long long mat = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+    if (mat >= batch) return;
+    thread_mat<T, N> m;
+    m.load(A(mat), lda);
+    auto &r = m.r;
+    int order[N]; // order[k]: the row of A that is the k-th pivot
+#pragma unroll
+    for (int k = 0; k < N; k++)
+        order[k] = k;
+    int zero = 0;
+#pragma unroll
+    for (int k = 0; k < N; k++) {
+        int p = m.pivot(k);
+        if (ipiv) ipiv[mat * N + k] = p + 1;
+#pragma unroll
+        for (int i = k + 1; i < N; i++) {
+            if (i != p) continue;
+            int x = order[k];
+            order[k] = order[i];
+            order[i] = x;
+        }
+        const T piv = r[k][k];
+        if (piv == T(0)) {
+            if (!zero) zero = k + 1;
+            continue;
+        }
+        const bool recip = fabs(piv) >= sfmin<T>();
+        const T d = T(1) / piv;
+#pragma unroll
+        for (int i = 0; i < N; i++) {
+            if (i == k) continue;
+            T l = recip ? r[i][k] * d : r[i][k] / piv;
+#pragma unroll
+            for (int j = 0; j < N; j++)
+                if (j != k) r[i][j] -= l * r[k][j];
+            r[i][k] = -l;
+        }
+#pragma unroll
+        for (int j = 0; j < N; j++)
+            r[k][j] = j == k ? d : recip ? r[k][j] * d : r[k][j] / piv;
+    }
+    info[mat] = zero;
+    if (zero) return;
+    T *c = C(mat);
+#pragma unroll
+    for (int j = 0; j < N; j++)
+#pragma unroll
+        for (int i = 0; i < N; i++)
+            c[i + (size_t)order[j] * ldc] = r[i][j];
 }
 
 // Launch kernel<N> for the runtime n through a table of instantiations.
@@ -364,6 +441,15 @@ int getri_tiny(std::integer_sequence<int, N...>, int n, mats<T> A, int lda,
                cudaStream_t stream)
 {
     using fn = void (*)(mats<T>, int, mats<T>, int, int *, int *, int);
+    if (n <= thread_max) {
+        static constexpr fn by_thread[thread_max] = {
+            getri_thread_kernel<T, 1>, getri_thread_kernel<T, 2>};
+        int t = default_tiny_threads;
+        by_thread[n - 1]<<<(unsigned)((batch + t - 1) / t), t, 0, stream>>>(
+            A, lda, C, ldc, ipiv, info, batch);
+        HYLA_CUDA_CHECK(cudaGetLastError());
+        return 0;
+    }
     static constexpr fn table[] = {getri_tiny_kernel<T, N + 1>...};
     static constexpr size_t (*smem[])(int) = {tiny_rows<T, N + 1>::smem...};
     int t = threads_for(n);
