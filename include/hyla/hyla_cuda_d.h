@@ -62,8 +62,8 @@ HYLA_EXPORT int hyla_cuda_dgetrs_batched(char trans, int n, int nrhs,
  * C_i = A_i^-1 out of place, A_i only read (not its factors: see
  * hyla_dgetri_batched()).  C_i is not written where A_i is singular
  * (dinfo[i] = j > 0: U(j,j) is exactly zero).  dipiv: NULL, or the pivots
- * of A_i's LU.  Up to order 32, LU and inversion in one pass: each A_i is
- * read once and each C_i written once.  Above, a copy of A_i is factored
+ * of A_i's LU.  Up to order 32, Gauss-Jordan elimination with LU's
+ * pivots in one pass: each A_i is read once and each C_i written once.  Above, a copy of A_i is factored
  * and the inverse solved from its factors, then copied to C_i.
  */
 HYLA_EXPORT int hyla_cuda_dgetri_batched(int n, double *const *dA_array,
