@@ -32,49 +32,56 @@ template <typename T> __device__ int argmax_warp(bool pivoted, T v, int pos)
     return warp_first(key, warp_max(key), pos);
 }
 
-// The rows of one matrix, one per lane of a group of group_lanes(N)
-// lanes, in registers, and the state of a factorization by lazy swaps:
-// rows never move; each lane knows the position pos its row has in
-// LAPACK's interchanged order, and whether it is already a pivot row.
+// The rows of one matrix, R per lane of a group of G lanes (row lane +
+// q G in slot q), in registers, and the state of a factorization by lazy
+// swaps: rows never move; each lane knows the position pos its rows have
+// in LAPACK's interchanged order, and whether they are already pivots.
 // The pivot row reaches the other lanes through shared memory: the
 // pivot lane writes it, and every lane of the group reads the same
 // address at once (a broadcast), which costs less than a shuffle per
 // element (two in double): 1.5-2.6x faster inverses, up to 1.5x faster
-// LU on the H100.  (Vectors of 16 bytes read no faster.)
-template <typename T, int N> struct tiny_rows {
-    static constexpr int G = group_lanes(N);
+// LU on the H100.  (Vectors of 16 bytes read no faster.)  With two rows
+// a lane (rows_per_lane), a group holds half as many lanes: a shorter
+// pivot search and twice the matrices a warp.
+template <typename T, int N, int R> struct tiny_rows {
+    static constexpr int G = group_lanes((N + R - 1) / R);
     // Shared memory of a block of `threads` threads: two row buffers (a
-    // step writes one while the last may still be read) and N pivot lanes
+    // step writes one while the last may still be read) and N pivot rows
     // for each group.
     static constexpr size_t smem(int threads)
     {
         return (size_t)threads / G * N * (2 * sizeof(T) + sizeof(int));
     }
-    T r[N];
-    int lane;       // 0 .. G-1
-    unsigned mask;  // the lanes of this group in the warp
-    int pos;        // position of this lane's row; lanes >= N: past N
-    bool pivoted;   // chosen as a pivot (or a padding lane)
-    int info;       // first zero pivot, 1-based, the same in all lanes
-    int ipiv;       // pivot of step `lane`, 1-based
-    T *buf;         // this group's two rows of shared memory
-    int *order;     // order[k]: the lane of the pivot of step k
+    T r[R][N];
+    int lane;         // 0 .. G-1
+    unsigned mask;    // the lanes of this group in the warp
+    int pos[R];       // position of each row; rows >= N: past N
+    bool pivoted[R];  // chosen as a pivot (or padding)
+    int info;         // first zero pivot, 1-based, the same in all lanes
+    int ipiv[R];      // pivot of step lane + q G, 1-based
+    T *buf;           // this group's two rows of shared memory
+    int *order;       // order[k]: the row of the pivot of step k
+
+    __device__ static constexpr bool inside(int lane, int q) { return lane + q * G < N; }
 
     __device__ void load(const T *a, int lda, unsigned char *smem)
     {
         lane = threadIdx.x % G;
         mask = G == 32 ? 0xffffffffu : ((1u << G) - 1) << (threadIdx.x % 32 / G * G);
-        pos = lane;
-        pivoted = lane >= N;
         info = 0;
-        ipiv = 0;
         int group = threadIdx.x / G, groups = blockDim.x / G;
         buf = reinterpret_cast<T *>(smem) + (size_t)group * 2 * N;
         order = reinterpret_cast<int *>(reinterpret_cast<T *>(smem) +
                                         (size_t)groups * 2 * N) + group * N;
 #pragma unroll
-        for (int j = 0; j < N; j++)
-            r[j] = lane < N ? a[lane + (size_t)j * lda] : T(0);
+        for (int q = 0; q < R; q++) {
+            pos[q] = lane + q * G;
+            pivoted[q] = !inside(lane, q);
+            ipiv[q] = 0;
+#pragma unroll
+            for (int j = 0; j < N; j++)
+                r[q][j] = inside(lane, q) ? a[lane + q * G + (size_t)j * lda] : T(0);
+        }
     }
 
     // Step k's pivot: the largest |r[k]| of the rows not yet pivots, ties
@@ -82,15 +89,26 @@ template <typename T, int N> struct tiny_rows {
     // keys that order as |x| (the warp's reductions); smaller groups
     // reduce by a butterfly of shuffles, faster there than the
     // reductions restricted to a group's lanes.  Records the pivot and
-    // moves the positions; returns whether this lane holds the pivot row.
-    template <int k> __device__ bool choose()
+    // moves the positions; returns the slot of this lane's pivot row, or
+    // -1.
+    template <int k> __device__ int choose()
     {
         int p;
         if constexpr (G == 32) {
-            p = argmax_warp(pivoted, magnitude(r[k]), pos);
+            static_assert(R == 1, "a whole warp holds one row a lane");
+            p = argmax_warp(pivoted[0], magnitude(r[0][k]), pos[0]);
         } else {
-            T v = pivoted ? T(-1) : magnitude(r[k]);
-            p = pivoted ? INT_MAX : pos;
+            // This lane's candidate first (-1: none), then the group's.
+            T v = pivoted[0] ? T(-1) : magnitude(r[0][k]);
+            p = pivoted[0] ? INT_MAX : pos[0];
+#pragma unroll
+            for (int q = 1; q < R; q++) {
+                T m = magnitude(r[q][k]);
+                if (!pivoted[q] && (m > v || (m == v && pos[q] < p))) {
+                    v = m;
+                    p = pos[q];
+                }
+            }
 #pragma unroll
             for (int off = G / 2; off > 0; off /= 2) {
                 T v2 = __shfl_xor_sync(mask, v, off, G);
@@ -101,26 +119,33 @@ template <typename T, int N> struct tiny_rows {
                 }
             }
         }
-        bool mine = !pivoted && pos == p;
-        if (lane == k) ipiv = p + 1;
-        // The row at position k moves to p, the pivot row to k.
-        if (mine)
-            pos = k;
-        else if (!pivoted && pos == k)
-            pos = p;
+        if (lane == k % G) ipiv[k / G] = p + 1;
+        int mine = -1;
+#pragma unroll
+        for (int q = 0; q < R; q++) {
+            // The row at position k moves to p, the pivot row to k.
+            if (!pivoted[q] && pos[q] == p) {
+                mine = q;
+                pos[q] = k;
+            } else if (!pivoted[q] && pos[q] == k) {
+                pos[q] = p;
+            }
+        }
         return mine;
     }
 
-    // The pivot lane's entries from J0 on to the buffer of step k, seen
-    // by the group on return.
-    template <int k, int J0> __device__ const T *publish(bool mine)
+    // The pivot row's entries from J0 on to the buffer of step k, seen by
+    // the group on return.
+    template <int k, int J0> __device__ const T *publish(int mine)
     {
         T *u = buf + (k & 1) * N;
-        if (mine) {
-            order[k] = lane;
+#pragma unroll
+        for (int q = 0; q < R; q++) {
+            if (mine != q) continue;
+            order[k] = lane + q * G;
 #pragma unroll
             for (int j = J0; j < N; j++)
-                u[j] = r[j];
+                u[j] = r[q][j];
         }
         __syncwarp(mask);
         return u;
@@ -130,20 +155,27 @@ template <typename T, int N> struct tiny_rows {
     // getf2, unless it would overflow).
     template <int k> __device__ void lu_step()
     {
-        bool mine = choose<k>();
+        int mine = choose<k>();
         const T *u = publish<k, k>(mine);
         T piv = u[k];
         if (piv == T(0)) {
             // The whole column is zero: nothing to eliminate.
             if (!info) info = k + 1;
-        } else if (!pivoted && !mine) {
-            T l = fabs(piv) >= sfmin<T>() ? r[k] * (T(1) / piv) : r[k] / piv;
-            r[k] = l;
+        } else {
 #pragma unroll
-            for (int j = k + 1; j < N; j++)
-                r[j] -= l * u[j];
+            for (int q = 0; q < R; q++) {
+                if (pivoted[q] || mine == q) continue;
+                T l = fabs(piv) >= sfmin<T>() ? r[q][k] * (T(1) / piv)
+                                              : r[q][k] / piv;
+                r[q][k] = l;
+#pragma unroll
+                for (int j = k + 1; j < N; j++)
+                    r[q][j] -= l * u[j];
+            }
         }
-        if (mine) pivoted = true;
+#pragma unroll
+        for (int q = 0; q < R; q++)
+            if (mine == q) pivoted[q] = true;
     }
 
     // Step k of Gauss-Jordan inversion in place: the rows other than the
@@ -152,7 +184,7 @@ template <typename T, int N> struct tiny_rows {
     // (M A = the permutation with ones at (order[k], k)).
     template <int k> __device__ void gj_step()
     {
-        bool mine = choose<k>();
+        int mine = choose<k>();
         const T *u = publish<k, 0>(mine);
         T piv = u[k];
         if (piv == T(0)) {
@@ -160,28 +192,33 @@ template <typename T, int N> struct tiny_rows {
         } else {
             bool recip = fabs(piv) >= sfmin<T>();
             T d = T(1) / piv;
-            if (mine) {
-                // (Two loops: a division per element, even predicated
-                // off, would cost more than the whole step.)
-                if (recip) {
 #pragma unroll
-                    for (int j = 0; j < N; j++)
-                        r[j] *= d;
+            for (int q = 0; q < R; q++) {
+                if (mine == q) {
+                    // (Two loops: a division per element, even predicated
+                    // off, would cost more than the whole step.)
+                    if (recip) {
+#pragma unroll
+                        for (int j = 0; j < N; j++)
+                            r[q][j] *= d;
+                    } else {
+#pragma unroll
+                        for (int j = 0; j < N; j++)
+                            r[q][j] /= piv;
+                    }
+                    r[q][k] = d;
                 } else {
+                    T l = recip ? r[q][k] * d : r[q][k] / piv;
 #pragma unroll
                     for (int j = 0; j < N; j++)
-                        r[j] /= piv;
+                        if (j != k) r[q][j] -= l * u[j];
+                    r[q][k] = -l;
                 }
-                r[k] = d;
-            } else {
-                T l = recip ? r[k] * d : r[k] / piv;
-#pragma unroll
-                for (int j = 0; j < N; j++)
-                    if (j != k) r[j] -= l * u[j];
-                r[k] = -l;
             }
         }
-        if (mine) pivoted = true;
+#pragma unroll
+        for (int q = 0; q < R; q++)
+            if (mine == q) pivoted[q] = true;
     }
 };
 
@@ -195,12 +232,12 @@ __device__ void unroll(std::integer_sequence<int, k...>, F &&f)
 // LU of batch matrices of order N: group g of the block's lanes factors
 // matrix blockIdx.x * (blockDim.x / G) + g and writes each row once, to
 // its final place.
-template <typename T, int N>
+template <typename T, int N, int R>
 __global__ void getrf_tiny_kernel(mats<T> A, int lda, int *ipiv, int *info,
                                   int batch)
 {
     extern __shared__ __align__(16) unsigned char smem[];
-    using rows = tiny_rows<T, N>;
+    using rows = tiny_rows<T, N, R>;
     long long mat = (long long)blockIdx.x * (blockDim.x / rows::G) +
                     threadIdx.x / rows::G;
     if (mat >= batch) return; // a whole group leaves
@@ -209,11 +246,13 @@ __global__ void getrf_tiny_kernel(mats<T> A, int lda, int *ipiv, int *info,
     x.load(a, lda, smem);
     unroll(std::make_integer_sequence<int, N>{},
            [&](auto k) { x.template lu_step<decltype(k)::value>(); });
-    if (x.lane < N) {
+#pragma unroll
+    for (int q = 0; q < R; q++) {
+        if (!rows::inside(x.lane, q)) continue;
 #pragma unroll
         for (int j = 0; j < N; j++)
-            a[x.pos + (size_t)j * lda] = x.r[j];
-        if (ipiv) ipiv[mat * N + x.lane] = x.ipiv;
+            a[x.pos[q] + (size_t)j * lda] = x.r[q][j];
+        if (ipiv) ipiv[mat * N + x.lane + q * rows::G] = x.ipiv[q];
     }
     if (x.lane == 0) info[mat] = x.info;
 }
@@ -223,12 +262,12 @@ __global__ void getrf_tiny_kernel(mats<T> A, int lda, int *ipiv, int *info,
 // position i, its column k belongs to column order[k] of A^-1 (the
 // column interchanges at the end).  A is read once and C written once;
 // where A is singular C is not written.  The pivots are those of LU.
-template <typename T, int N>
+template <typename T, int N, int R>
 __global__ void getri_tiny_kernel(mats<T> A, int lda, mats<T> C, int ldc,
                                   int *ipiv, int *info, int batch)
 {
     extern __shared__ __align__(16) unsigned char smem[];
-    using rows = tiny_rows<T, N>;
+    using rows = tiny_rows<T, N, R>;
     long long mat = (long long)blockIdx.x * (blockDim.x / rows::G) +
                     threadIdx.x / rows::G;
     if (mat >= batch) return;
@@ -237,12 +276,16 @@ __global__ void getri_tiny_kernel(mats<T> A, int lda, mats<T> C, int ldc,
     unroll(std::make_integer_sequence<int, N>{},
            [&](auto k) { x.template gj_step<decltype(k)::value>(); });
     if (x.lane == 0) info[mat] = x.info;
-    if (ipiv && x.lane < N) ipiv[mat * N + x.lane] = x.ipiv;
-    if (x.info || x.lane >= N) return;
     T *c = C(mat);
 #pragma unroll
-    for (int j = 0; j < N; j++)
-        c[x.pos + (size_t)x.order[j] * ldc] = x.r[j];
+    for (int q = 0; q < R; q++) {
+        if (!rows::inside(x.lane, q)) continue;
+        if (ipiv) ipiv[mat * N + x.lane + q * rows::G] = x.ipiv[q];
+        if (x.info) continue;
+#pragma unroll
+        for (int j = 0; j < N; j++)
+            c[x.pos[q] + (size_t)x.order[j] * ldc] = x.r[q][j];
+    }
 }
 
 // Threads per block of the tiny kernels, by order (several matrices per
@@ -250,17 +293,16 @@ __global__ void getri_tiny_kernel(mats<T> A, int lda, mats<T> C, int ldc,
 int tiny_threads[33];
 constexpr int default_tiny_threads = 128;
 
-int threads_for(int n)
+int threads_for(int n, int g)
 {
     int t = tiny_threads[n] ? tiny_threads[n] : default_tiny_threads;
-    int g = group_lanes(n);
     return t < g ? g : t / g * g;
 }
 
-// Grid of blocks for batch matrices, t threads a block.
-dim3 grid_for(int n, int batch, int t)
+// Grid of blocks for batch matrices, t threads a block, g lanes a matrix.
+dim3 grid_for(int g, int batch, int t)
 {
-    long long per = t / group_lanes(n);
+    long long per = t / g;
     return dim3((unsigned)((batch + per - 1) / per));
 }
 
@@ -411,6 +453,40 @@ __global__ void getri_thread_kernel(mats<T> A, int lda, mats<T> C, int ldc,
             c[i + (size_t)order[j] * ldc] = r[i][j];
 }
 
+// Rows a lane of the register kernels: two where that halves the group
+// of lanes a matrix takes and it measured faster on the H100 (single LU
+// at n = 9: 0.62 -> 0.43 ms for 2^20 matrices; from n = 11 in double,
+// 13 in single inverses and 15 in single LU, two rows cost more in
+// registers than they save in lanes).
+template <typename T> constexpr int rows_per_lane(bool inverse, int n)
+{
+    if (sizeof(T) == 4)
+        return n == 5 || n == 6 || (n >= 9 && n <= (inverse ? 12 : 14)) ? 2 : 1;
+    return n == 5 || (n == 6 && !inverse) || n == 9 || n == 10 ? 2 : 1;
+}
+
+// One launch of the register kernels for order N, R rows a lane.
+template <typename T, int N, int R>
+void launch_getrf(mats<T> A, int lda, int *ipiv, int *info, int batch,
+                  cudaStream_t s)
+{
+    using rows = tiny_rows<T, N, R>;
+    int t = threads_for(N, rows::G);
+    getrf_tiny_kernel<T, N, R><<<grid_for(rows::G, batch, t), t,
+                                 rows::smem(t), s>>>(A, lda, ipiv, info, batch);
+}
+
+template <typename T, int N, int R>
+void launch_getri(mats<T> A, int lda, mats<T> C, int ldc, int *ipiv,
+                  int *info, int batch, cudaStream_t s)
+{
+    using rows = tiny_rows<T, N, R>;
+    int t = threads_for(N, rows::G);
+    getri_tiny_kernel<T, N, R><<<grid_for(rows::G, batch, t), t,
+                                 rows::smem(t), s>>>(A, lda, C, ldc, ipiv,
+                                                     info, batch);
+}
+
 // Launch kernel<N> for the runtime n through a table of instantiations.
 template <typename T, int... N>
 int getrf_tiny(std::integer_sequence<int, N...>, int n, mats<T> A, int lda,
@@ -426,11 +502,10 @@ int getrf_tiny(std::integer_sequence<int, N...>, int n, mats<T> A, int lda,
         HYLA_CUDA_CHECK(cudaGetLastError());
         return 0;
     }
-    static constexpr fn table[] = {getrf_tiny_kernel<T, N + 1>...};
-    static constexpr size_t (*smem[])(int) = {tiny_rows<T, N + 1>::smem...};
-    int t = threads_for(n);
-    table[n - 1]<<<grid_for(n, batch, t), t, smem[n - 1](t), stream>>>(
-        A, lda, ipiv, info, batch);
+    using lf = void (*)(mats<T>, int, int *, int *, int, cudaStream_t);
+    static constexpr lf table[] = {
+        launch_getrf<T, N + 1, rows_per_lane<T>(false, N + 1)>...};
+    table[n - 1](A, lda, ipiv, info, batch, stream);
     HYLA_CUDA_CHECK(cudaGetLastError());
     return 0;
 }
@@ -450,11 +525,11 @@ int getri_tiny(std::integer_sequence<int, N...>, int n, mats<T> A, int lda,
         HYLA_CUDA_CHECK(cudaGetLastError());
         return 0;
     }
-    static constexpr fn table[] = {getri_tiny_kernel<T, N + 1>...};
-    static constexpr size_t (*smem[])(int) = {tiny_rows<T, N + 1>::smem...};
-    int t = threads_for(n);
-    table[n - 1]<<<grid_for(n, batch, t), t, smem[n - 1](t), stream>>>(
-        A, lda, C, ldc, ipiv, info, batch);
+    using lf = void (*)(mats<T>, int, mats<T>, int, int *, int *, int,
+                        cudaStream_t);
+    static constexpr lf table[] = {
+        launch_getri<T, N + 1, rows_per_lane<T>(true, N + 1)>...};
+    table[n - 1](A, lda, C, ldc, ipiv, info, batch, stream);
     HYLA_CUDA_CHECK(cudaGetLastError());
     return 0;
 }
