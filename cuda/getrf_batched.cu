@@ -53,16 +53,20 @@ template <typename T, int N, int R> struct tiny_rows {
         return (size_t)threads / G * N * (2 * sizeof(T) + sizeof(int));
     }
     T r[R][N];
-    int lane;         // 0 .. G-1
-    unsigned mask;    // the lanes of this group in the warp
-    int pos[R];       // position of each row; rows >= N: past N
-    bool pivoted[R];  // chosen as a pivot (or padding)
-    int info;         // first zero pivot, 1-based, the same in all lanes
-    int ipiv[R];      // pivot of step lane + q G, 1-based
-    T *buf;           // this group's two rows of shared memory
-    int *order;       // order[k]: the row of the pivot of step k
+    int lane;        // 0 .. G-1
+    unsigned mask;   // the lanes of this group in the warp
+    int pos[R];      // position of each row; rows >= N: past N
+    bool pivoted[R]; // chosen as a pivot (or padding)
+    int info;        // first zero pivot, 1-based, the same in all lanes
+    int ipiv[R];     // pivot of step lane + q G, 1-based
+    T *buf;          // this group's two rows of shared memory
+    int *order;      // order[k]: the row of the pivot of step k
 
-    __device__ static constexpr bool inside(int lane, int q) { return lane + q * G < N; }
+    // Whether slot q of a lane holds a row (not padding).
+    __device__ static constexpr bool inside(int lane, int q)
+    {
+        return lane + q * G < N;
+    }
 
     __device__ void load(const T *a, int lda, unsigned char *smem)
     {
@@ -71,8 +75,9 @@ template <typename T, int N, int R> struct tiny_rows {
         info = 0;
         int group = threadIdx.x / G, groups = blockDim.x / G;
         buf = reinterpret_cast<T *>(smem) + (size_t)group * 2 * N;
-        order = reinterpret_cast<int *>(reinterpret_cast<T *>(smem) +
-                                        (size_t)groups * 2 * N) + group * N;
+        int *orders = reinterpret_cast<int *>(reinterpret_cast<T *>(smem) +
+                                              (size_t)groups * 2 * N);
+        order = orders + group * N;
 #pragma unroll
         for (int q = 0; q < R; q++) {
             pos[q] = lane + q * G;
@@ -80,7 +85,7 @@ template <typename T, int N, int R> struct tiny_rows {
             ipiv[q] = 0;
 #pragma unroll
             for (int j = 0; j < N; j++)
-                r[q][j] = inside(lane, q) ? a[lane + q * G + (size_t)j * lda] : T(0);
+                r[q][j] = inside(lane, q) ? a[pos[q] + (size_t)j * lda] : T(0);
         }
     }
 
