@@ -39,10 +39,10 @@ template <typename T> __device__ int argmax_warp(bool pivoted, T v, int pos)
 // The pivot row reaches the other lanes through shared memory: the
 // pivot lane writes it, and every lane of the group reads the same
 // address at once (a broadcast), which costs less than a shuffle per
-// element (two in double): 1.5-2.6x faster inverses, up to 1.5x faster
-// LU on the H100.  (Vectors of 16 bytes read no faster.)  With two rows
-// a lane (rows_per_lane), a group holds half as many lanes: a shorter
-// pivot search and twice the matrices a warp.
+// element (two in double): at orders 2-16 on the H100, 1.2-1.8x faster
+// inverses and up to 1.5x faster LU.  (Vectors of 16 bytes read no
+// faster.)  With two rows a lane (rows_per_lane), a group holds half as
+// many lanes: a shorter pivot search and twice the matrices a warp.
 template <typename T, int N, int R> struct tiny_rows {
     static constexpr int G = group_lanes((N + R - 1) / R);
     // Shared memory of a block of `threads` threads: two row buffers (a
@@ -341,10 +341,12 @@ dim3 grid_for(int g, int batch, int t)
 // Orders up to thread_max: a thread a matrix, the whole of it in the
 // thread's registers, LAPACK's getf2 unrolled (the same pivots, info and
 // NaN ranking as the lane groups).  At order 2 a matrix is one sector of
-// memory, and a pair of lanes costs more in shuffles than the matrix in
-// traffic: 0.40 -> 0.96 of cuBLAS's speed on the H100 (double LU).  From
-// order 3 each thread's loads spread over more sectors than a warp's
-// lanes share: 0.98 -> 0.78 at 3, 1.00 -> 0.48 at 4.
+// memory, and a pair of lanes costs more in exchanging rows than the
+// matrix in traffic: 0.40 -> 0.96 of cuBLAS's speed on the H100 (double
+// LU, against lanes that shuffled; 1.60 -> 2.04 for the inverse, against
+// lanes sharing the row in shared memory).  From order 3 each thread's
+// loads spread over more sectors than a warp's lanes share: 0.98 -> 0.78
+// at 3, 1.00 -> 0.48 at 4 (LU; the inverse alike, 2.62 -> 1.75 at 3).
 constexpr int thread_max = 2;
 
 // A matrix of order N in one thread's registers, r[i][j] = A(i, j).
