@@ -1,27 +1,39 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// Batched LU of orders 33 to 512 by blocks of 32 columns, and the
-// inverse through LU and triangular solves.
+// Batched LU of orders 33 to 512 by blocks of columns, and the inverse
+// through LU and triangular solves.
 //
-// Step j of the LU of every matrix is three kernels:
-//  - the panel kernel gives each matrix a thread block, one thread per
-//    row of the n-j rows at and below the diagonal, holding that row of
-//    the panel's w <= 32 columns in registers.  Pivot search, elimination
-//    and lazy swaps as the register kernels (getrf_batched.cu): rows never
-//    move, each is written once to its final place.  The block's warps
-//    agree on a pivot through shared memory, once a column: each warp
-//    posts its best candidate and that candidate's row;
-//  - the swap kernel applies the panel's interchanges right of the panel,
-//    all at once: the rows that move (at most 2w, listed by the panel
-//    kernel) are read, then written to their places; it then solves
-//    U12 = L11^-1 A12, a column per thread, in shared memory.  Many blocks
-//    a matrix, 64 columns each;
-//  - one batched GEMM (cuBLAS) updates the trailing matrix,
-//    A22 -= A21 U12.
-// Left of the panel the interchanges wait for the end: then one kernel
-// permutes each column of L once, by all the later steps' interchanges
-// together, through shared memory.  In column-major storage a row
-// interchange touches one sector of memory per element, which makes the
-// step-by-step swaps as costly as the GEMMs.
+// The matrix is factored by blocks of kb = 32, 64 or 128 columns (chosen
+// by order, see block_of).  A block is factored recursively: its left
+// half, the half's interchanges and solve in its right half and the
+// right half's update, then its right half, down to leaves of 32 columns.
+// Right of the block the update waits for the whole block (two levels:
+// leaves within it, the block beyond it), so that the trailing GEMM,
+// which does most of the work, has depth kb rather than 32.
+//
+// Kernels:
+//  - the leaf (panel kernel) gives each matrix a thread block, one thread
+//    per row of the n-j rows at and below the diagonal, holding that row
+//    of the leaf's w <= 32 columns in registers.  Pivot search,
+//    elimination and lazy swaps as the register kernels
+//    (getrf_batched.cu): rows never move, each is written once to its
+//    final place.  The block's warps agree on a pivot through shared
+//    memory, once a column: each warp posts its best candidate and that
+//    candidate's row.  It lists the rows that moved;
+//  - the rows that the interchanges of h <= 128 columns move are listed
+//    by the leaf kernel (h <= 32) or composed from the pivots: their
+//    places before and after (two vectors: at most h rows come up as
+//    pivots, at most h go down in their place);
+//  - the swap kernel applies such a list to a range of columns, all rows
+//    at once, then solves U12 = L11^-1 A12 there, in shared memory.  Many
+//    blocks a matrix;
+//  - GEMMs update the rows below, A22 -= A21 U12: one batched cuBLAS
+//    call, or for a few large matrices one cuBLAS call each, spread over
+//    several streams (see streams_of).
+// Left of each leaf the interchanges wait for the end: then one kernel
+// permutes each column of L once, by all the later interchanges together,
+// through shared memory.  In column-major storage a row interchange
+// touches one sector of memory per element, which makes the step-by-step
+// swaps as costly as the GEMMs.
 #include "batched_t.h"
 #include "blas_t.h"
 #include "gpu.h"
@@ -38,19 +50,21 @@ namespace
 // 65535 in y and z).
 constexpr int max_chunk = 65535;
 
-// Panel width, and the most threads of a panel block (a row each).
-constexpr int NB = 32, max_rows = HYLA_CUDA_BATCHED_MAX;
+// Leaf width, the widest block, and the most threads of a leaf block (a
+// row each).
+constexpr int NB = 32, KMAX = 128, max_rows = HYLA_CUDA_BATCHED_MAX;
 
-// Words a matrix of the list of rows a panel moved: a count, and at most
-// 2*NB rows (NB come up as pivots, at most NB go down in their place).
-constexpr int move_words = 2 * NB + 1;
+// Words a matrix of a list of the rows that the interchanges of h columns
+// move: a count, and at most 2h (from, to) pairs, from | to << 16, counted
+// from the block's first row.
+inline int move_words(int h) { return 2 * h + 1; }
 
 // Step j of the LU of each matrix of order n: its rows j..n-1 of columns
 // j..j+w-1 (the panel), w <= NB, a thread per row.
 template <typename T>
 __global__ void __launch_bounds__(max_rows)
     panel_kernel(mats<T> A, int lda, int n, int j, int w, int *ipiv,
-                 int *info, int *moves)
+                 int *info, int *moves, int mw)
 {
     using K = typename pivot_key<T>::type;
     constexpr int W = max_rows / 32;
@@ -136,124 +150,198 @@ __global__ void __launch_bounds__(max_rows)
     }
     // The rows that moved, for the swap kernel: count, then (from, to)
     // pairs counted from row j.
-    int *mv = moves + mat * move_words;
+    int *mv = moves + mat * mw;
     if (have && pos != t) mv[1 + atomicAdd(&nmoves, 1)] = t | pos << 16;
     __syncthreads();
     if (t == 0) mv[0] = nmoves;
 }
 
-// Columns a block of the swap kernel takes (a thread each in the solve).
-constexpr int swap_cols = 64;
+// Threads of a block of the swap kernel.
+constexpr int swap_threads = 64;
 
-// After the panel of step j (width w): its interchanges in the columns
-// right of it, and there U12 = L11^-1 A12.  The block's rows j..j+w-1
-// (the ones solved) pass through shared memory, read and written
-// coalesced; only the rows that move below them are accessed in place.
-template <typename T>
-__global__ void __launch_bounds__(swap_cols)
-    swap_kernel(mats<T> A, int lda, int n, int j, int w, const int *moves)
+// Columns a block of the swap kernel takes for interchanges of up to KW
+// rows (its shared rows fit in 48 KiB).
+template <int KW> __host__ __device__ constexpr int swap_cols()
 {
+    return KW <= 64 ? 64 : 32;
+}
+
+// Rows j..n-1 of columns c0..c1-1: the interchanges of the h <= KW
+// columns at j (list moves, mw words a matrix), then there U12 =
+// L11^-1 A12, L11 the unit lower h-by-h triangle at (j, j).  The block's
+// rows j..j+h-1 (the ones solved) pass through shared memory, read and
+// written coalesced; the rows that move below them are accessed in
+// place.  The solve goes by blocks of NB rows, a column per thread, L11
+// through shared memory a NB-by-NB block at a time.
+template <typename T, int KW>
+__global__ void __launch_bounds__(swap_threads)
+    swap_kernel(mats<T> A, int lda, int j, int h, int c0, int c1,
+                const int *moves, int mw)
+{
+    constexpr int CB = swap_cols<KW>();
+    constexpr int per = 2 * KW / swap_threads; // moves a thread, at most
+    constexpr int step = 16 / per;              // columns a round
     __shared__ T L[NB][NB + 1];
-    __shared__ T X[NB][swap_cols + 1]; // rows j..j+w-1 of the block's columns
+    __shared__ T X[KW][CB + 1]; // rows j..j+h-1 of the block's columns
     const long long mat = blockIdx.x;
     const int t = threadIdx.x;
-    const int c0 = j + w + blockIdx.y * swap_cols, nc = min(swap_cols, n - c0);
+    const int cb = c0 + blockIdx.y * CB, nc = min(CB, c1 - cb);
     T *a0 = A(mat);
-    T *a = a0 + j + (size_t)c0 * lda; // row j of the block's first column
-    const int *mv = moves + mat * move_words;
-    const int count = mv[0]; // <= 2w <= blockDim.x
-    const int pair = t < count ? mv[1 + t] : 0;
-    const int from = pair & 0xffff, to = pair >> 16;
-    for (int e = t; e < w * nc; e += swap_cols)
-        X[e % w][e / w] = a[e % w + (size_t)(e / w) * lda];
-    for (int e = t; e < w * w; e += swap_cols)
-        L[e % w][e / w] = a0[j + e % w + (size_t)(j + e / w) * lda];
+    T *a = a0 + j + (size_t)cb * lda; // row j of the block's first column
+    const int *mv = moves + mat * mw;
+    const int count = mv[0]; // <= 2h <= per * blockDim.x
+    int from[per], to[per];
+#pragma unroll
+    for (int q = 0; q < per; q++) {
+        const int e = t + q * swap_threads,
+                  pair = e < count ? mv[1 + e] : 0;
+        from[q] = pair & 0xffff;
+        to[q] = pair >> 16;
+    }
+    // L11's block (r0, k0) of NB rows (wb of them) by NB columns; its
+    // columns from h on as zeros.
+    const T *l0 = a0 + j + (size_t)j * lda;
+    auto load_l = [&](int r0, int k0, int wb) {
+        for (int e = t; e < wb * NB; e += swap_threads)
+            L[e % wb][e / wb] =
+                k0 + e / wb < h ? l0[r0 + e % wb + (size_t)(k0 + e / wb) * lda]
+                                : T(0);
+    };
+    for (int e = t; e < h * nc; e += swap_threads)
+        X[e % h][e / h] = a[e % h + (size_t)(e / h) * lda];
+    load_l(0, 0, min(NB, h)); // with X, off the path after the swaps
     __syncthreads();
 
     // A few columns at a time: every moving row read before any written.
-    constexpr int step = 16;
     for (int c = 0; c < nc; c += step) {
-        T v[step];
-        if (t < count) {
+        T v[per][step];
+#pragma unroll
+        for (int q = 0; q < per; q++) {
+            if (t + q * swap_threads >= count) continue;
 #pragma unroll
             for (int u = 0; u < step; u++)
                 if (c + u < nc)
-                    v[u] = from < w ? X[from][c + u]
-                                    : a[from + (size_t)(c + u) * lda];
+                    v[q][u] = from[q] < h ? X[from[q]][c + u]
+                                          : a[from[q] + (size_t)(c + u) * lda];
         }
         __syncthreads();
-        if (t < count) {
+#pragma unroll
+        for (int q = 0; q < per; q++) {
+            if (t + q * swap_threads >= count) continue;
 #pragma unroll
             for (int u = 0; u < step; u++) {
                 if (c + u >= nc) continue;
-                if (to < w)
-                    X[to][c + u] = v[u];
+                if (to[q] < h)
+                    X[to[q]][c + u] = v[q][u];
                 else
-                    a[to + (size_t)(c + u) * lda] = v[u];
+                    a[to[q] + (size_t)(c + u) * lda] = v[q][u];
             }
         }
     }
-    __syncthreads();
 
-    // U12 = L11^-1 A12, L11 unit lower: a column per thread.
-    if (t < nc) {
+    // U12 = L11^-1 A12 by blocks of rows: block bi less the solved blocks
+    // above it times L11's blocks left of its diagonal block, then solved
+    // by that diagonal block.
+    for (int r0 = 0; r0 < h; r0 += NB) {
+        const int wb = min(NB, h - r0);
         T v[NB];
+        __syncthreads(); // X's rows in place, L free
 #pragma unroll
         for (int i = 0; i < NB; i++)
-            v[i] = i < w ? X[i][t] : T(0);
-#pragma unroll
-        for (int i = 1; i < NB; i++) {
-            if (i < w) {
-#pragma unroll
-                for (int q = 0; q < i; q++)
-                    v[i] -= L[i][q] * v[q];
+            v[i] = t < nc && i < wb ? X[r0 + i][t] : T(0);
+        for (int k0 = 0; k0 <= r0; k0 += NB) {
+            if (r0) { // block (0, 0) came with X
+                if (k0) __syncthreads(); // L free
+                load_l(r0, k0, wb);
+                __syncthreads();
             }
-        }
+            if (t >= nc) continue;
+            if (k0 < r0) { // a block left of the diagonal
 #pragma unroll
-        for (int i = 0; i < NB; i++)
-            if (i < w) X[i][t] = v[i];
+                for (int q = 0; q < NB; q++) {
+                    const T x = X[k0 + q][t];
+#pragma unroll
+                    for (int i = 0; i < NB; i++)
+                        v[i] -= L[i][q] * x;
+                }
+                continue;
+            }
+#pragma unroll
+            for (int i = 1; i < NB; i++) {
+                if (i < wb) {
+#pragma unroll
+                    for (int q = 0; q < i; q++)
+                        v[i] -= L[i][q] * v[q];
+                }
+            }
+#pragma unroll
+            for (int i = 0; i < NB; i++)
+                if (i < wb) X[r0 + i][t] = v[i];
+        }
     }
     __syncthreads();
-    for (int e = t; e < w * nc; e += swap_cols)
-        a[e % w + (size_t)(e / w) * lda] = X[e % w][e / w];
+    for (int e = t; e < h * nc; e += swap_threads)
+        a[e % h + (size_t)(e / h) * lda] = X[e % h][e / h];
 }
 
 // perm[f] for f < m: the row (counted from r0) that LAPACK's interchanges
-// ipiv[r0 .. r0+m-1] (1-based, of one matrix) bring to position r0 + f;
-// piv: m ints of scratch.  Shared memory, the whole block; the
+// ipiv[r0 .. r0+k-1] (1-based, of one matrix; k <= m) bring to position
+// r0 + f; piv: k ints of scratch.  Shared memory, the whole block; the
 // interchanges are sequential, so one thread applies them, from piv
 // rather than from global memory.
 __device__ void perm_of_pivots(int *perm, int *piv, const int *ipiv, int r0,
-                               int m)
+                               int m, int k)
 {
     for (int f = threadIdx.x; f < m; f += blockDim.x) {
         perm[f] = f;
-        piv[f] = ipiv[r0 + f] - 1 - r0;
+        if (f < k) piv[f] = ipiv[r0 + f] - 1 - r0;
     }
     __syncthreads();
     if (threadIdx.x == 0)
-        for (int k = 0; k < m; k++) {
-            int q = piv[k], v = perm[k];
-            perm[k] = perm[q];
+        for (int f = 0; f < k; f++) {
+            int q = piv[f], v = perm[f];
+            perm[f] = perm[q];
             perm[q] = v;
         }
     __syncthreads();
 }
 
-// At the end: block (mat, y) permutes the columns of panel J = y*NB by the
-// interchanges of every later step, rows J+NB .. n-1, through shared
-// memory: as many columns at a time as the block's threads cover (a
-// thread an element), or one column in several rounds.
+// The list of moved rows (mw words a matrix) of the interchanges of the h
+// columns at j: each row of j..n-1 whose place changes, with its place
+// after them.
+__global__ void __launch_bounds__(256)
+    compose_kernel(int n, int j, int h, const int *ipiv, int *moves, int mw)
+{
+    __shared__ int perm[max_rows], piv[KMAX], count;
+    const long long mat = blockIdx.x;
+    const int m = n - j;
+    if (threadIdx.x == 0) count = 0; // published by the barriers below
+    perm_of_pivots(perm, piv, ipiv + mat * n, j, m, h);
+    int *mv = moves + mat * mw;
+    for (int f = threadIdx.x; f < m; f += blockDim.x)
+        if (perm[f] != f) mv[1 + atomicAdd(&count, 1)] = perm[f] | f << 16;
+    __syncthreads();
+    if (threadIdx.x == 0) mv[0] = count;
+}
+
+// Interchanges left of the columns that made them: block (mat, y)
+// permutes columns J = c0 + y*NB .. J+NB-1, of the block of kb columns
+// from c0 that ends at r0, by the interchanges of at most kmax columns
+// from r0, rows r0 .. n-1, through shared memory: as many columns at a
+// time as the block's threads cover (a thread an element), or one column
+// in several rounds.  Whole columns are read and written, coalesced.
 template <typename T>
 __global__ void __launch_bounds__(256)
-    left_swap_kernel(mats<T> A, int lda, int n, const int *ipiv)
+    left_swap_kernel(mats<T> A, int lda, int n, int c0, int kb, int kmax,
+                     const int *ipiv)
 {
     __shared__ int perm[max_rows], piv[max_rows];
     __shared__ T col[max_rows];
     const long long mat = blockIdx.x;
-    const int J = blockIdx.y * NB, r0 = J + NB, m = n - r0;
+    const int J = c0 + blockIdx.y * NB, r0 = c0 + ((J - c0) / kb + 1) * kb;
+    const int m = n - r0;
     const int t = threadIdx.x, nt = blockDim.x;
-    perm_of_pivots(perm, piv, ipiv + mat * n, r0, m);
+    perm_of_pivots(perm, piv, ipiv + mat * n, r0, m, min(kmax, m));
     // Columns a round; this thread's column u of the round, first row and
     // stride.
     const int per = m < nt ? nt / m : 1;
@@ -272,35 +360,6 @@ __global__ void __launch_bounds__(256)
     }
 }
 
-// Step j: the panel, then its interchanges right of it and the solve.
-template <typename T>
-int panel(int n, mats<T> A, int lda, int j, int *ipiv, int *info, int *moves,
-          int batch, cudaStream_t s)
-{
-    int w = std::min(NB, n - j), threads = (n - j + 31) / 32 * 32;
-    panel_kernel<T>
-        <<<batch, threads, 0, s>>>(A, lda, n, j, w, ipiv, info, moves);
-    HYLA_CUDA_CHECK(cudaGetLastError());
-    int blocks = (n - j - w + swap_cols - 1) / swap_cols;
-    if (blocks)
-        swap_kernel<T><<<dim3(batch, blocks), swap_cols, 0, s>>>(A, lda, n, j,
-                                                                 w, moves);
-    HYLA_CUDA_CHECK(cudaGetLastError());
-    return 0;
-}
-
-// The deferred interchanges left of each panel.
-template <typename T>
-int left_swaps(int n, mats<T> A, int lda, const int *ipiv, int batch,
-               cudaStream_t s)
-{
-    int panels = (n - 1) / NB; // those with rows below them
-    int threads = 256;
-    left_swap_kernel<T><<<dim3(batch, panels), threads, 0, s>>>(A, lda, n, ipiv);
-    HYLA_CUDA_CHECK(cudaGetLastError());
-    return 0;
-}
-
 // The matrices first .. first+count-1 of A at offsets o21, o12 and o22
 // into p[0..count), p[count..2count), p[2count..3count).
 template <typename T>
@@ -315,35 +374,204 @@ __global__ void offsets_kernel(mats<T> A, long long first, int count,
     p[2 * count + i] = a + o22;
 }
 
-// A22 -= A21 U12 after the panel at column j of width w; p: 3*max_chunk
-// pointers of device memory, for the pointer-array form.
-template <typename T>
-int update(int n, mats<T> A, int lda, int j, int w, int batch, T **p,
-           cublasHandle_t h, cudaStream_t s)
+// Side streams of the calling thread on the current device, kept for the
+// thread's life, and events to fork work off a stream onto them and join
+// it back.
+struct side_streams {
+    static constexpr int max = 8;
+    cudaStream_t st[max];
+    cudaEvent_t fork, join[max];
+    int state = 0; // 0: not made yet, 1: made, -1: could not be made
+};
+
+side_streams *sides()
 {
-    int mm = n - j - w;
-    size_t o21 = (size_t)(j + w) + (size_t)j * lda;
-    size_t o12 = (size_t)j + (size_t)(j + w) * lda;
-    size_t o22 = (size_t)(j + w) + (size_t)(j + w) * lda;
-    const T one = 1, minus_one = -1;
-    const cublasOperation_t N = CUBLAS_OP_N;
-    for (long long first = 0; first < batch; first += max_chunk) {
-        int cnt = (int)std::min<long long>(max_chunk, batch - first);
-        if (!A.array) {
-            T *b = A.base + first * A.stride;
-            HYLA_CUBLAS_CHECK(blas<T>::gemm_strided(
-                h, N, N, mm, mm, w, &minus_one, b + o21, lda, A.stride, b + o12,
-                lda, A.stride, &one, b + o22, lda, A.stride, cnt));
-            continue;
-        }
-        offsets_kernel<T>
-            <<<(cnt + 255) / 256, 256, 0, s>>>(A, first, cnt, o21, o12, o22, p);
-        HYLA_CUDA_CHECK(cudaGetLastError());
-        HYLA_CUBLAS_CHECK(blas<T>::gemm_batched(
-            h, N, N, mm, mm, w, &minus_one, p, lda, p + cnt, lda, &one,
-            p + 2 * cnt, lda, cnt));
+    constexpr int max_devices = 64;
+    static thread_local side_streams all[max_devices];
+    int dev;
+    if (cudaGetDevice(&dev) != cudaSuccess || dev < 0 || dev >= max_devices) {
+        cudaGetLastError();
+        return nullptr;
     }
-    return 0;
+    side_streams &x = all[dev];
+    if (x.state == 0) {
+        bool ok = cudaEventCreateWithFlags(&x.fork, cudaEventDisableTiming) ==
+                  cudaSuccess;
+        for (int k = 0; ok && k < side_streams::max; k++)
+            ok = cudaStreamCreateWithFlags(&x.st[k], cudaStreamNonBlocking) ==
+                     cudaSuccess &&
+                 cudaEventCreateWithFlags(&x.join[k],
+                                          cudaEventDisableTiming) ==
+                     cudaSuccess;
+        x.state = ok ? 1 : -1;
+        if (!ok) cudaGetLastError();
+    }
+    return x.state == 1 ? &x : nullptr;
+}
+
+// One LU of a batch: the matrices, their pivots, infos, the list of moved
+// rows (mw words a matrix), pointers for the batched GEMMs (3*max_chunk
+// of device memory, where the matrices come as an array), the cuBLAS
+// handle and the stream, and the side streams of the GEMMs (0: batched).
+template <typename T> struct lu {
+    int n;
+    mats<T> A;
+    int lda, *ipiv, *info, *moves, mw, batch;
+    T **p;
+    cublasHandle_t h;
+    cudaStream_t s;
+    int streams;
+
+    // Columns j..j+k-1, rows j..n-1: left half, its interchanges, solve
+    // and update in the right half, then the right half, and its
+    // interchanges in the left half (so that the block's L is whole for
+    // the update right of it); a leaf kernel at 32 columns or fewer.
+    int factor(int j, int k)
+    {
+        if (k <= NB) {
+            int threads = (n - j + 31) / 32 * 32;
+            panel_kernel<T><<<batch, threads, 0, s>>>(A, lda, n, j, k, ipiv,
+                                                      info, moves, mw);
+            HYLA_CUDA_CHECK(cudaGetLastError());
+            return 0;
+        }
+        int half = (k / 2 + NB - 1) / NB * NB, rc;
+        if ((rc = factor(j, half)) || (rc = apply(j, half, j + half, j + k)) ||
+            (rc = factor(j + half, k - half)))
+            return rc;
+        return left_swaps(j, half, 1, k - half);
+    }
+
+    // The interchanges of the w columns at j in columns c0..c1-1, the
+    // solve of their rows j..j+w-1 and the update of the rows below.
+    int apply(int j, int w, int c0, int c1)
+    {
+        int rc = swap(j, w, c0, c1);
+        return rc ? rc : gemm(j, w, c0, c1);
+    }
+
+    // The interchanges of the w columns at j in columns c0..c1-1, and the
+    // solve of their rows j..j+w-1.  The list of the moved rows is the
+    // leaf's when w <= NB, else composed here.
+    int swap(int j, int w, int c0, int c1)
+    {
+        if (c0 >= c1) return 0;
+        if (w > NB) {
+            compose_kernel<<<batch, 256, 0, s>>>(n, j, w, ipiv, moves, mw);
+            HYLA_CUDA_CHECK(cudaGetLastError());
+        }
+        return w <= NB   ? swap<NB>(j, w, c0, c1)
+               : w <= 64 ? swap<64>(j, w, c0, c1)
+                         : swap<KMAX>(j, w, c0, c1);
+    }
+
+    template <int KW> int swap(int j, int w, int c0, int c1)
+    {
+        int blocks = (c1 - c0 + swap_cols<KW>() - 1) / swap_cols<KW>();
+        swap_kernel<T, KW><<<dim3(batch, blocks), swap_threads, 0, s>>>(
+            A, lda, j, w, c0, c1, moves, mw);
+        HYLA_CUDA_CHECK(cudaGetLastError());
+        return 0;
+    }
+
+    // Rows j+w..n-1 of columns c0..c1-1 -= A21 U12, A21 their rows of
+    // the w columns at j, U12 rows j..j+w-1 of columns c0..c1-1.
+    int gemm(int j, int w, int c0, int c1)
+    {
+        const int mm = n - j - w, nn = c1 - c0;
+        if (mm <= 0 || nn <= 0) return 0;
+        const size_t o21 = (size_t)(j + w) + (size_t)j * lda;
+        const size_t o12 = (size_t)j + (size_t)c0 * lda;
+        const size_t o22 = (size_t)(j + w) + (size_t)c0 * lda;
+        const T one = 1, minus_one = -1;
+        const cublasOperation_t N = CUBLAS_OP_N;
+        if (streams && !A.array) return gemm_streamed(mm, nn, w, o21, o12, o22);
+        for (long long first = 0; first < batch; first += max_chunk) {
+            int cnt = (int)std::min<long long>(max_chunk, batch - first);
+            if (!A.array) {
+                T *b = A.base + first * A.stride;
+                HYLA_CUBLAS_CHECK(blas<T>::gemm_strided(
+                    h, N, N, mm, nn, w, &minus_one, b + o21, lda, A.stride,
+                    b + o12, lda, A.stride, &one, b + o22, lda, A.stride, cnt));
+                continue;
+            }
+            offsets_kernel<T><<<(cnt + 255) / 256, 256, 0, s>>>(
+                A, first, cnt, o21, o12, o22, p);
+            HYLA_CUDA_CHECK(cudaGetLastError());
+            HYLA_CUBLAS_CHECK(blas<T>::gemm_batched(
+                h, N, N, mm, nn, w, &minus_one, p, lda, p + cnt, lda, &one,
+                p + 2 * cnt, lda, cnt));
+        }
+        return 0;
+    }
+
+    // The same GEMMs a cuBLAS call each (matrices at a stride), spread
+    // over the side streams, after the work queued on s and before what
+    // follows it.
+    int gemm_streamed(int mm, int nn, int w, size_t o21, size_t o12,
+                      size_t o22)
+    {
+        side_streams *x = sides();
+        if (!x) return HYLA_ERR_CUDA;
+        const int ns = (int)std::min<long long>(
+            {(long long)streams, side_streams::max, batch});
+        const T one = 1, minus_one = -1;
+        const cublasOperation_t N = CUBLAS_OP_N;
+        HYLA_CUDA_CHECK(cudaEventRecord(x->fork, s));
+        for (int k = 0; k < ns; k++)
+            HYLA_CUDA_CHECK(cudaStreamWaitEvent(x->st[k], x->fork, 0));
+        int rc = 0;
+        for (long long i = 0; i < batch && !rc; i++) {
+            T *b = A.base + i * A.stride;
+            if (cublasSetStream(h, x->st[i % ns]) != CUBLAS_STATUS_SUCCESS ||
+                blas<T>::gemm(h, N, N, mm, nn, w, &minus_one, b + o21, lda,
+                              b + o12, lda, &one, b + o22, lda) !=
+                    CUBLAS_STATUS_SUCCESS)
+                rc = HYLA_ERR_CUBLAS;
+        }
+        for (int k = 0; k < ns; k++)
+            if (cudaEventRecord(x->join[k], x->st[k]) != cudaSuccess ||
+                cudaStreamWaitEvent(s, x->join[k], 0) != cudaSuccess)
+                rc = rc ? rc : HYLA_ERR_CUDA;
+        HYLA_CUBLAS_CHECK(cublasSetStream(h, s));
+        return rc;
+    }
+
+    // In each of nblocks blocks of kb columns from c0, the interchanges
+    // of at most kmax columns after it.
+    int left_swaps(int c0, int kb, int nblocks, int kmax)
+    {
+        int groups = nblocks * (kb / NB);
+        if (!groups) return 0;
+        left_swap_kernel<T><<<dim3(batch, groups), 256, 0, s>>>(
+            A, lda, n, c0, kb, kmax, ipiv);
+        HYLA_CUDA_CHECK(cudaGetLastError());
+        return 0;
+    }
+};
+
+// Block width (32, 64 or 128) and side streams of the GEMMs (0: batched)
+// for a batch of order n; tune_block, tune_streams: set by
+// hyla_cuda_batched_large_tune (0 and -1: these defaults).
+int tune_block = 0, tune_streams = -1;
+
+// The fastest width measured on an H100 (docs/perf): 32 up to order 96,
+// where a block's extra passes cost more than its deeper GEMMs win; then
+// 64 in single; in double 64 at 128 and 128 from 192 on (at 512: 23.6,
+// 20.2 and 17.7 ms for 1024 matrices).
+template <typename T> int block_of(int n)
+{
+    if (tune_block) return tune_block;
+    if (n <= 96) return NB;
+    return sizeof(T) == 4 || n <= 128 ? 64 : 128;
+}
+
+// A cuBLAS call a matrix on side streams was never faster than one
+// batched call on an H100 (orders 128-512, batches of 1-64, 1-8 streams:
+// equal at one matrix, 1.1-6x slower from four on), so batched it is.
+int streams_of()
+{
+    return tune_streams >= 0 ? tune_streams : 0;
 }
 
 // cuBLAS on stream s, scalars from the host.
@@ -384,7 +612,7 @@ template <typename T>
 __global__ void permutation_kernel(const int *ipiv, int n, T *X)
 {
     __shared__ int perm[max_rows], piv[max_rows];
-    perm_of_pivots(perm, piv, ipiv + (size_t)blockIdx.x * n, 0, n);
+    perm_of_pivots(perm, piv, ipiv + (size_t)blockIdx.x * n, 0, n, n);
     T *x = X + (size_t)blockIdx.x * n * n;
     for (int e = threadIdx.x; e < n * n; e += blockDim.x)
         x[e] = perm[e % n] == e / n ? T(1) : T(0);
@@ -425,6 +653,12 @@ struct scratch {
 
 } // namespace
 
+extern "C" void hyla_cuda_batched_large_tune(int block, int streams)
+{
+    hyla::tune_block = block == 32 || block == 64 || block == 128 ? block : 0;
+    hyla::tune_streams = streams >= 0 && streams <= side_streams::max ? streams : -1;
+}
+
 template <typename T>
 int getrf_large(int n, mats<T> A, int lda, int *ipiv, int *info, int batch,
                 cublasHandle_t h, cudaStream_t s)
@@ -436,15 +670,18 @@ int getrf_large(int n, mats<T> A, int lda, int *ipiv, int *info, int batch,
     if (A.array && !(p = mem.get<T *>(3 * (size_t)std::min(batch, max_chunk))))
         return HYLA_ERR_DEVICE_MEMORY;
     // The last pass reads the pivots.
-    int *moves = mem.get<int>((size_t)batch * move_words);
+    const int kb = block_of<T>(n), mw = move_words(kb);
+    int *moves = mem.get<int>((size_t)batch * mw);
     if (!moves || (!ipiv && !(ipiv = mem.get<int>((size_t)batch * n))))
         return HYLA_ERR_DEVICE_MEMORY;
-    for (int j = 0; j < n; j += NB) {
-        if ((rc = panel<T>(n, A, lda, j, ipiv, info, moves, batch, s)) ||
-            (j + NB < n && (rc = update<T>(n, A, lda, j, NB, batch, p, h, s))))
+    lu<T> f{n, A, lda, ipiv, info, moves, mw, batch, p, h, s,
+            streams_of()};
+    for (int j = 0; j < n; j += kb) {
+        int w = std::min(kb, n - j);
+        if ((rc = f.factor(j, w)) || (rc = f.apply(j, w, j + w, n)))
             return rc;
     }
-    return left_swaps<T>(n, A, lda, ipiv, batch, s);
+    return f.left_swaps(0, kb, (n - 1) / kb, n); // blocks with rows below
 }
 
 template <typename T>

@@ -54,6 +54,12 @@ enum { HYLA_CUDA_TINY_MAX = 32, HYLA_CUDA_BATCHED_MAX = 512 };
 // matrices a block; for benchmarks); 0: the default, 128.
 void hyla_cuda_batched_tune(int n, int threads);
 
+// Orders 33 to 512 (for benchmarks): block (32, 64 or 128 columns; 0:
+// by order) and the side streams of the trailing GEMMs of matrices at a
+// stride (1 to 8: a cuBLAS call a matrix on that many streams; 0: one
+// batched call; -1: by order and batch).
+void hyla_cuda_batched_large_tune(int block, int streams);
+
 // A cuBLAS handle of the calling thread on the current device, created on
 // first use and kept; NULL when none can be had.
 cublasHandle_t hyla_cuda_thread_handle(void);

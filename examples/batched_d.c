@@ -26,7 +26,7 @@ struct dbatch {
     int *dipiv, *dinfo;
     cudaStream_t s;
     cublasHandle_t blas;
-    int getri;
+    int getri, strided; // hyla's call: the inverse; the strided form
 };
 
 static double **dpointers(double *base, size_t stride, int batch)
@@ -103,9 +103,17 @@ static int dbatch_make(struct dbatch *b, int n, int batch, int getri)
 static int run_hyla(void *arg)
 {
     struct dbatch *b = arg;
+    long long e = (long long)b->elems;
+    if (b->getri && b->strided)
+        return hyla_cuda_dgetri_batched_strided(b->n, b->dA, b->n, e, b->dipiv,
+                                                b->dC, b->n, e, b->dinfo,
+                                                b->batch, b->s);
     if (b->getri)
         return hyla_cuda_dgetri_batched(b->n, b->dAp, b->n, b->dipiv, b->dCp,
                                         b->n, b->dinfo, b->batch, b->s);
+    if (b->strided)
+        return hyla_cuda_dgetrf_batched_strided(b->n, b->dA, b->n, e, b->dipiv,
+                                                b->dinfo, b->batch, b->s);
     return hyla_cuda_dgetrf_batched(b->n, b->dAp, b->n, b->dipiv, b->dinfo,
                                     b->batch, b->s);
 }
@@ -161,8 +169,8 @@ static int dfetch(const struct dbatch *b, struct dpicked *p, int with_a0)
     return 0;
 }
 
-static int dbench(int n, int batch, int repeat, int check, int getri,
-                  batched_result_t *r)
+static int dbench(int n, int batch, int repeat, int check, int strided,
+                  int getri, batched_result_t *r)
 {
     struct dbatch b = {0};
     struct dpicked h = {0}, ref = {0};
@@ -183,6 +191,7 @@ static int dbench(int n, int batch, int repeat, int check, int getri,
     if (!h.idx || !h.A0 || !h.out || !ref.out || !h.ipiv || !ref.ipiv ||
         !h.info || !ref.info || dbatch_make(&b, n, batch, getri))
         goto out;
+    b.strided = strided;
     if (time_runs(&b, run_hyla, repeat, &r->hyla_s) || dfetch(&b, &h, 1) ||
         time_runs(&b, run_ref, repeat, &r->ref_s) || dfetch(&b, &ref, 0))
         goto out;
@@ -217,14 +226,14 @@ out:
     return rc;
 }
 
-int batched_dgetrf(int n, int batch, int repeat, int check,
+int batched_dgetrf(int n, int batch, int repeat, int check, int strided,
                    batched_result_t *r)
 {
-    return dbench(n, batch, repeat, check, 0, r);
+    return dbench(n, batch, repeat, check, strided, 0, r);
 }
 
-int batched_dgetri(int n, int batch, int repeat, int check,
+int batched_dgetri(int n, int batch, int repeat, int check, int strided,
                    batched_result_t *r)
 {
-    return dbench(n, batch, repeat, check, 1, r);
+    return dbench(n, batch, repeat, check, strided, 1, r);
 }

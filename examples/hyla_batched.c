@@ -52,13 +52,16 @@ static int parse_list(char *s, int *out, int max)
 
 int main(int argc, char **argv)
 {
-    enum { REPEAT = 256, CSV, THREADS, CHECK };
+    enum { REPEAT = 256, CSV, THREADS, CHECK, BLOCK, STREAMS, STRIDED };
     static const struct option longs[] = {
         {"routine", required_argument, 0, 'r'},
         {"n", required_argument, 0, 'n'},
         {"batch", required_argument, 0, 'b'},
         {"prec", required_argument, 0, 'p'},
         {"threads", required_argument, 0, THREADS},
+        {"block", required_argument, 0, BLOCK},
+        {"streams", required_argument, 0, STREAMS},
+        {"strided", no_argument, 0, STRIDED},
         {"repeat", required_argument, 0, REPEAT},
         {"check", required_argument, 0, CHECK},
         {"csv", required_argument, 0, CSV},
@@ -69,6 +72,7 @@ int main(int argc, char **argv)
     char *size_arg = sizes, *precs = "d", *routines = "getrf,getri";
     const char *csv_name = NULL;
     int repeat = 5, batch = 0, threads = 0, check = 64, c;
+    int block = 0, streams = -1, strided = 0;
     while ((c = getopt_long(argc, argv, "r:n:b:p:h", longs, NULL)) != -1) {
         switch (c) {
         case 'r': routines = optarg; break;
@@ -76,6 +80,9 @@ int main(int argc, char **argv)
         case 'b': batch = atoi(optarg); break;
         case 'p': precs = optarg; break;
         case THREADS: threads = atoi(optarg); break;
+        case BLOCK: block = atoi(optarg); break;
+        case STREAMS: streams = atoi(optarg); break;
+        case STRIDED: strided = 1; break;
         case REPEAT: repeat = atoi(optarg); break;
         case CHECK: check = atoi(optarg); break;
         case CSV: csv_name = optarg; break;
@@ -88,6 +95,8 @@ int main(int argc, char **argv)
     int do_getri = strstr(routines, "getri") != NULL;
     if (optind != argc || count <= 0 || repeat < 1 || batch < 0 ||
         threads < 0 || threads > 1024 || check < 0 || (!do_getrf && !do_getri) ||
+        (block && block != 32 && block != 64 && block != 128) ||
+        streams < -1 || streams > 8 ||
         (strcmp(precs, "d") && strcmp(precs, "s") && strcmp(precs, "d,s"))) {
         fprintf(stderr, "hyla-batched: bad arguments\n%s", usage);
         return 2;
@@ -99,7 +108,9 @@ int main(int argc, char **argv)
     }
     if (csv)
         fprintf(csv, "routine,prec,n,batch,threads,hyla_s,hyla_gflops,ref,"
-                     "ref_s,ref_gflops,ratio,resid,piv_same,info_same\n");
+                     "ref_s,ref_gflops,ratio,resid,piv_same,info_same,block,"
+                     "streams,strided\n");
+    hyla_cuda_batched_large_tune(block, streams);
     printf("routine prec   n   batch     hyla_s  GFLOP/s |      ref_s  "
            "GFLOP/s |  ratio    resid   piv info\n");
     int failed = 0;
@@ -115,10 +126,10 @@ int main(int argc, char **argv)
                 for (int k = 1; k <= HYLA_CUDA_TINY_MAX; k++)
                     hyla_cuda_batched_tune(k, threads);
                 batched_result_t r = {0};
-                int (*run)(int, int, int, int, batched_result_t *) =
+                int (*run)(int, int, int, int, int, batched_result_t *) =
                     getri ? (*p == 's' ? batched_sgetri : batched_dgetri)
                           : (*p == 's' ? batched_sgetrf : batched_dgetrf);
-                if (run(n, b, repeat, check, &r)) {
+                if (run(n, b, repeat, check, strided, &r)) {
                     failed = 1;
                     continue;
                 }
@@ -133,11 +144,11 @@ int main(int argc, char **argv)
                 fflush(stdout);
                 if (csv)
                     fprintf(csv, "%s,%c,%d,%d,%d,%.6e,%.2f,%s,%.6e,%.2f,%.4f,"
-                                 "%.3e,%.3f,%d\n",
+                                 "%.3e,%.3f,%d,%d,%d,%d\n",
                             name, *p, n, b, threads ? threads : 128, r.hyla_s,
                             gh, getri ? "cublas getrf+getri" : "cublas getrf",
                             r.ref_s, gr, r.ref_s / r.hyla_s, r.resid,
-                            r.piv_same, r.info_same);
+                            r.piv_same, r.info_same, block, streams, strided);
                 failed |= !r.info_same || !(r.resid <= 60.0);
             }
         }

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #ifdef HYLA_TEST_CUDA_API
+#include "gpu.h" // hyla_cuda_batched_large_tune
 #include <cuda_runtime.h>
 #include <hyla/hyla_cuda.h>
 #endif
@@ -245,6 +246,9 @@ static int api_getri(int n, double *const *ptr, int ld, int *ipiv,
 }
 #endif
 
+// What the cases run with, for their notes (a tuning of the GPU kernels).
+static char variant[40];
+
 static void case_getrf(enum kind k, int n, int count, int strided,
                        int singular_every)
 {
@@ -280,10 +284,10 @@ static void case_getrf(enum kind k, int n, int count, int strided,
          th_check(!info_bad, "%d matrices with a wrong info or padding",
                   info_bad) &&
          th_check(!piv_diff, "%d matrices pivoted unlike LAPACKE", piv_diff);
-    char note[64];
-    snprintf(note, sizeof note, "%s%s batch %d%s", kind_name[k],
+    char note[96];
+    snprintf(note, sizeof note, "%s%s batch %d%s%s", kind_name[k],
              strided ? " strided" : "", count,
-             singular_every ? " singular" : "");
+             singular_every ? " singular" : "", variant);
     th_row("dgetrf_batched", n, n, 0, t,
            count * 2.0 / 3.0 * (double)n * n * n, worst, ok, note);
     batch_free(&b);
@@ -317,7 +321,7 @@ static void case_getrs(int n, int nrhs, char trans, int count)
         if (!(r <= worst)) worst = r;
     }
     ok = ok && th_check(worst <= HYLA_CHECK_TOL, "residual %.2e", worst);
-    char note[64];
+    char note[96];
     snprintf(note, sizeof note, "trans %c nrhs %d batch %d", trans, nrhs, count);
     th_row("dgetrs_batched", n, n, 0, t, 2.0 * count * n * n * nrhs, worst, ok,
            note);
@@ -372,9 +376,10 @@ static void case_getri(enum kind k, int n, int count, int singular_every,
     ok = ok && th_check(worst <= HYLA_CHECK_TOL, "residual %.2e", worst) &&
          th_check(!bad, "%d matrices with a wrong info, pivots or output",
                   bad);
-    char note[64];
-    snprintf(note, sizeof note, "%s batch %d%s%s", kind_name[k], count,
-             singular_every ? " singular" : "", want_ipiv ? "" : " no ipiv");
+    char note[96];
+    snprintf(note, sizeof note, "%s batch %d%s%s%s", kind_name[k], count,
+             singular_every ? " singular" : "", want_ipiv ? "" : " no ipiv",
+             variant);
     th_row("dgetri_batched", n, n, 0, t, 2.0 * count * (double)n * n * n,
            worst, ok, note);
     free(C);
@@ -531,6 +536,26 @@ int main(void)
         case_getrf(RANDOM, 96, 66000, 1, 0);
         case_getri(PIVOTED, 40, 20000, 1000, 1); // two chunks of inverses
     }
+#ifdef HYLA_TEST_CUDA_API
+    // Orders above 32 in each block width, with batched GEMMs and with a
+    // cuBLAS call a matrix on side streams (the strided form).
+    static const int widths[] = {32, 64, 128}, streams[] = {0, 3};
+    static const int some[] = {33, 64, 65, 100, 129, 200, 257, 319, 512};
+    for (int w = 0; w < 3; w++)
+        for (int s = 0; s < 2; s++) {
+            hyla_cuda_batched_large_tune(widths[w], streams[s]);
+            snprintf(variant, sizeof variant, " block %d streams %d",
+                     widths[w], streams[s]);
+            for (size_t i = 0; i < sizeof some / sizeof *some; i++) {
+                int n = some[i];
+                case_getrf(PIVOTED, n, 9, 1, 4);
+                case_getrf(GRADED, n, 3, (int)(i % 2), 0);
+            }
+            case_getri(PIVOTED, 130, 5, 2, 0);
+        }
+    hyla_cuda_batched_large_tune(0, -1);
+    variant[0] = 0;
+#endif
 #ifndef HYLA_TEST_CUDA_API
     th_finalize();
 #endif
