@@ -257,7 +257,7 @@ __global__ void __launch_bounds__(swap_threads)
             }
             if (t >= nc) continue;
             if (k0 < r0) { // a block left of the diagonal
-#pragma unroll
+#pragma unroll 2
                 for (int q = 0; q < NB; q++) {
                     const T x = X[k0 + q][t];
 #pragma unroll
@@ -278,6 +278,7 @@ __global__ void __launch_bounds__(swap_threads)
             for (int i = 0; i < NB; i++)
                 if (i < wb) X[r0 + i][t] = v[i];
         }
+        if (KW == NB) break; // h <= NB: one block, known when compiled
     }
     __syncthreads();
     for (int e = t; e < h * nc; e += swap_threads)
@@ -555,20 +556,22 @@ template <typename T> struct lu {
 // hyla_cuda_batched_large_tune (0 and -1: these defaults).
 int tune_block = 0, tune_streams = -1;
 
-// The fastest width measured on an H100 (docs/perf): 32 up to order 96,
-// where a block's extra passes cost more than its deeper GEMMs win; then
-// 64 in single; in double 64 at 128 and 128 from 192 on (at 512: 23.6,
-// 20.2 and 17.7 ms for 1024 matrices).
+// The fastest width measured on an H100 (docs/perf): 32 up to order 128
+// in double and 96 in single, where a block's extra passes cost what its
+// deeper GEMMs save; then 128, but 64 for single up to 192.  At 512 in
+// double: 22.7, 19.2 and 17.2 ms for 1024 matrices in blocks of 32, 64
+// and 128.
 template <typename T> int block_of(int n)
 {
     if (tune_block) return tune_block;
-    if (n <= 96) return NB;
-    return sizeof(T) == 4 || n <= 128 ? 64 : 128;
+    if (n <= (sizeof(T) == 4 ? 96 : 128)) return NB;
+    return sizeof(T) == 4 && n <= 192 ? 64 : KMAX;
 }
 
 // A cuBLAS call a matrix on side streams was never faster than one
-// batched call on an H100 (orders 128-512, batches of 1-64, 1-8 streams:
-// equal at one matrix, 1.1-6x slower from four on), so batched it is.
+// batched call on an H100 (orders 128-512, batches of 1-64, 1-8 streams;
+// docs/perf): the same at one matrix, slower from four on (up to 13x at
+// 64).  Batched it is.
 int streams_of()
 {
     return tune_streams >= 0 ? tune_streams : 0;
