@@ -568,10 +568,10 @@ template <typename T> int block_of(int n)
     return sizeof(T) == 4 && n <= 192 ? 64 : KMAX;
 }
 
-// A cuBLAS call a matrix on side streams was never faster than one
-// batched call on an H100 (orders 128-512, batches of 1-64, 1-8 streams;
-// docs/perf): the same at one matrix, slower from four on (up to 13x at
-// 64).  Batched it is.
+// A cuBLAS call a matrix on side streams gave no consistent gain over
+// one batched call on an H100 (orders 128-512, batches of 1-64, 1-8
+// streams; docs/perf): 0.94-1.10 of its time at one matrix, slower from
+// four on (up to 12.5x at 64).  Batched it is.
 int streams_of()
 {
     return tune_streams >= 0 ? tune_streams : 0;

@@ -80,7 +80,8 @@ sanitizer)
         done
     done
     # The batched kernels, every kind, on batches of 8 (the tests' batches
-    # of 66,000 are too slow to check); racecheck on hyla's kernels only.
+    # of 66,000 are too slow to check), and above order 32 each block
+    # width; racecheck on hyla's kernels only.
     for tool in memcheck racecheck; do
         filter=()
         [ $tool = racecheck ] && filter=(--kernel-name "kns=hyla")
@@ -88,6 +89,13 @@ sanitizer)
             "$build/examples/hyla-batched" -n 2,17,32,33,65,100,257,512 -b 8 \
             --repeat 1 --check 8 -p d,s > "$out/san_batched_$tool.log" 2>&1
         log "compute-sanitizer $tool hyla-batched rc=$? $(tail -1 "$out/san_batched_$tool.log")"
+        for blk in 32 64 128; do
+            t compute-sanitizer --tool $tool "${filter[@]}" --error-exitcode 9 \
+                "$build/examples/hyla-batched" -n 65,200 -b 2 --block $blk \
+                --repeat 1 --check 2 -p d,s -r getrf \
+                > "$out/san_batched_${tool}_$blk.log" 2>&1
+            log "compute-sanitizer $tool hyla-batched --block $blk rc=$? $(tail -1 "$out/san_batched_${tool}_$blk.log")"
+        done
     done ;;
 one)
     # One GPU: hyla on GPU-resident tiles against cuSOLVER, in each mode.

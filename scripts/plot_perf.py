@@ -6,8 +6,9 @@ Usage: plot_perf.py OUT.png CSV [CSV ...] [--title TEXT] [--x COL]
                     [--series COL] [--logx]
 
 One panel per routine; one line per (series, library), GFLOP/s against
-column --x (default n), series by column --series (default prec): e.g.
---x panel_threads --series m for a panel sweep.  Needs Debian's
+column --x (default n), series by column --series (default prec; several
+columns comma-separated): e.g. --x panel_threads --series m for a panel
+sweep.  Needs Debian's
 python3-matplotlib (apt-get install python3-matplotlib).
 """
 import csv
@@ -40,7 +41,8 @@ def main(argv):
         with open(path, newline="") as f:
             for row in csv.DictReader(f):
                 n = float(row[xcol])
-                key = (row["routine"], row[scol])
+                key = (row["routine"],
+                       " ".join(row[c] for c in scol.split(",")))
                 # A run against dgetf2 repeats hyla's point of another run.
                 if not row["ref"].endswith("getf2"):
                     series[key + (("hyla " + row.get("mode", "")).rstrip(),)].append(
@@ -53,7 +55,10 @@ def main(argv):
                              figsize=(max(8, 5 * len(routines)), 4.5),
                              squeeze=False)
     for ax, routine in zip(axes[0], routines):
-        for key in sorted(k for k in series if k[0] == routine):
+        keys = sorted(k for k in series if k[0] == routine)
+        if len(keys) > 10:  # past the default cycle's colours
+            ax.set_prop_cycle(color=plt.get_cmap("tab20").colors)
+        for key in keys:
             pts = sorted(series[key])
             style = "-o" if key[2].startswith("hyla") else "--s"
             ax.plot([p[0] for p in pts], [p[1] for p in pts], style,

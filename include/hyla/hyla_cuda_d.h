@@ -19,11 +19,11 @@ extern "C" {
 // any int (grids are one-dimensional).  Orders 0 to 512.
 //
 // Up to order 32 one kernel holds each matrix in registers.  Above, the LU
-// goes by panels of 32 columns, with cuBLAS's batched GEMM for the
-// trailing updates: the calling thread gets a cuBLAS handle of its own
-// for the current device (created on first use and kept), and workspace
-// comes from stream-ordered allocation (cudaMallocAsync) and is freed
-// the same way: a list of moved rows (65 ints a matrix), pivots where
+// goes by blocks of 32 to 128 columns, with cuBLAS's batched GEMM for the
+// updates: the calling thread gets a cuBLAS handle of its own for the
+// current device (created on first use and kept), and workspace comes
+// from stream-ordered allocation (cudaMallocAsync) and is freed the same
+// way: a list of moved rows (65 to 257 ints a matrix), pivots where
 // dipiv is NULL, pointers where the matrices come as an array, and for
 // the inverse two copies of a chunk of matrices (2^24 elements each).
 //
