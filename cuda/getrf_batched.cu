@@ -40,8 +40,9 @@ template <typename T> __device__ int argmax_warp(bool pivoted, T v, int pos)
 // pivot lane writes it, and every lane of the group reads the same
 // address at once (a broadcast), which costs less than a shuffle per
 // element (two in double): at orders 2-16 on the H100, 1.2-1.8x faster
-// inverses and up to 1.5x faster LU.  (Vectors of 16 bytes read no
-// faster.)  With two rows a lane (rows_per_lane), a group holds half as
+// inverses and up to 1.5x faster LU.  (Explicit 16-byte vector reads
+// were no faster; aligned buffers let the compiler use them, see NP.)
+// With two rows a lane (rows_per_lane), a group holds half as
 // many lanes: a shorter pivot search and twice the matrices a warp.
 template <typename T, int N, int R> struct tiny_rows {
     static constexpr int G = group_lanes((N + R - 1) / R);
