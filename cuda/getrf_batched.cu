@@ -329,13 +329,26 @@ __global__ void getri_tiny_kernel(mats<T> A, int lda, mats<T> C, int ldc,
 }
 
 // Threads per block of the tiny kernels, by order (several matrices per
-// block); 0 in the table: the default.
+// block): set by hyla_cuda_batched_tune (0: by_order's).
 int tiny_threads[33];
 constexpr int default_tiny_threads = 128;
 
-int threads_for(int n, int g)
+// The threads of the register kernels of order n (LU or inverse): 128,
+// but where another count measured at least 4% faster on the H100 (same
+// run, every count of 32-256, docs/perf); differences below that were
+// within the noise of two runs of one count.
+template <typename T> int by_order(bool inverse, int n)
 {
-    int t = tiny_threads[n] ? tiny_threads[n] : default_tiny_threads;
+    if (sizeof(T) == 8 && !inverse)
+        return n == 31 ? 64 : (n == 5 || n == 10 || (n >= 17 && n <= 21)) ? 32 : 128;
+    if (sizeof(T) == 8)
+        return n == 14 ? 256 : n == 31 || n == 32 ? 192 : 128;
+    return n == 32 ? (inverse ? 192 : 256) : 128;
+}
+
+template <typename T> int threads_for(bool inverse, int n, int g)
+{
+    int t = tiny_threads[n] ? tiny_threads[n] : by_order<T>(inverse, n);
     return t < g ? g : t / g * g;
 }
 
@@ -513,7 +526,7 @@ void launch_getrf(mats<T> A, int lda, int *ipiv, int *info, int batch,
                   cudaStream_t s)
 {
     using rows = tiny_rows<T, N, R>;
-    int t = threads_for(N, rows::G);
+    int t = threads_for<T>(false, N, rows::G);
     if constexpr (capped<T>(N)) {
         t = t > capped_threads ? capped_threads : t;
         getrf_tiny_capped_kernel<T, N, R><<<grid_for(rows::G, batch, t), t,
@@ -531,7 +544,7 @@ void launch_getri(mats<T> A, int lda, mats<T> C, int ldc, int *ipiv,
                   int *info, int batch, cudaStream_t s)
 {
     using rows = tiny_rows<T, N, R>;
-    int t = threads_for(N, rows::G);
+    int t = threads_for<T>(true, N, rows::G);
     getri_tiny_kernel<T, N, R><<<grid_for(rows::G, batch, t), t,
                                  rows::smem(t), s>>>(A, lda, C, ldc, ipiv,
                                                      info, batch);

@@ -51,7 +51,7 @@ int hyla_cuda_getrf_panel_cluster(int single);
 enum { HYLA_CUDA_TINY_MAX = 32, HYLA_CUDA_BATCHED_MAX = 512 };
 
 // Threads per block of the tiny batched kernels for order n (several
-// matrices a block; for benchmarks); 0: the default, 128.
+// matrices a block; for benchmarks); 0: the default, by order.
 void hyla_cuda_batched_tune(int n, int threads);
 
 // Orders 33 to 512 (for benchmarks): block (32, 64 or 128 columns; 0:

@@ -26,7 +26,7 @@ static const char usage[] =
     "                      32, else as many as 2^28 elements hold)\n"
     "  -p, --prec LIST     d, s or d,s (default d)\n"
     "      --threads T     threads per block of the register kernels\n"
-    "                      (several matrices a block; default 128)\n"
+    "                      (several matrices a block; default: by order)\n"
     "      --repeat R      timed runs after one warm-up (default 5)\n"
     "      --check C       matrices checked on the host (default 64)\n"
     "      --csv FILE      also write the results to FILE as CSV\n"
@@ -36,7 +36,8 @@ static const char usage[] =
     "/ hyla time (above 1: hyla is faster).  resid: the worst LAPACK residual\n"
     "of the checked matrices (||PA-LU||, ||I-A inv(A)||, scaled by n eps);\n"
     "piv: the share of them whose pivots equal cuBLAS's; info: whether every\n"
-    "info equals cuBLAS's (one matrix of each batch is singular).\n";
+    "info equals cuBLAS's (one matrix of each batch is singular).  In the\n"
+    "CSV, threads 0, block 0 and streams -1 stand for the defaults.\n";
 
 static int parse_list(char *s, int *out, int max)
 {
@@ -145,7 +146,7 @@ int main(int argc, char **argv)
                 if (csv)
                     fprintf(csv, "%s,%c,%d,%d,%d,%.6e,%.2f,%s,%.6e,%.2f,%.4f,"
                                  "%.3e,%.3f,%d,%d,%d,%d\n",
-                            name, *p, n, b, threads ? threads : 128, r.hyla_s,
+                            name, *p, n, b, threads, r.hyla_s,
                             gh, getri ? "cublas getrf+getri" : "cublas getrf",
                             r.ref_s, gr, r.ref_s / r.hyla_s, r.resid,
                             r.piv_same, r.info_same, block, streams, strided);
