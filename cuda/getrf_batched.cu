@@ -335,12 +335,14 @@ constexpr int default_tiny_threads = 128;
 
 // The threads of the register kernels of order n (LU or inverse): 128,
 // but where another count measured at least 4% faster on the H100 (same
-// run, every count of 32-256, docs/perf); differences below that were
-// within the noise of two runs of one count.
+// run, every count of 32-256, docs/perf; two runs of one count differed
+// by 1% at most orders, up to 6% at a few).
 template <typename T> int by_order(bool inverse, int n)
 {
-    if (sizeof(T) == 8 && !inverse)
-        return n == 31 ? 64 : (n == 5 || n == 10 || (n >= 17 && n <= 21)) ? 32 : 128;
+    if (sizeof(T) == 8 && !inverse) {
+        if (n == 31) return 64;
+        return n == 5 || n == 10 || (n >= 17 && n <= 21) ? 32 : 128;
+    }
     if (sizeof(T) == 8)
         return n == 14 ? 256 : n == 31 || n == 32 ? 192 : 128;
     return n == 32 ? (inverse ? 192 : 256) : 128;

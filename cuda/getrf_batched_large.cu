@@ -27,13 +27,15 @@
 //    at once, then solves U12 = L11^-1 A12 there, in shared memory.  Many
 //    blocks a matrix;
 //  - GEMMs update the rows below, A22 -= A21 U12: one batched cuBLAS
-//    call, or for a few large matrices one cuBLAS call each, spread over
-//    several streams (see streams_of).
-// Left of each leaf the interchanges wait for the end: then one kernel
-// permutes each column of L once, by all the later interchanges together,
-// through shared memory.  In column-major storage a row interchange
-// touches one sector of memory per element, which makes the step-by-step
-// swaps as costly as the GEMMs.
+//    call, or when asked (hyla_cuda_batched_large_tune) one cuBLAS call
+//    a matrix spread over side streams (see streams_of).
+// Left of each block the interchanges wait for the end (inside a block a
+// right half's interchanges reach its left half at once, by whole
+// columns, so that the block's L is whole for the update right of it):
+// then one kernel permutes each column of L once, by all the later
+// interchanges together, through shared memory.  In column-major storage
+// a row interchange touches one sector of memory per element, which makes
+// the step-by-step swaps as costly as the GEMMs.
 #include "batched_t.h"
 #include "blas_t.h"
 #include "gpu.h"
@@ -239,9 +241,9 @@ __global__ void __launch_bounds__(swap_threads)
         }
     }
 
-    // U12 = L11^-1 A12 by blocks of rows: block bi less the solved blocks
-    // above it times L11's blocks left of its diagonal block, then solved
-    // by that diagonal block.
+    // U12 = L11^-1 A12 by blocks of NB rows: the block at r0 less L11's
+    // blocks left of its diagonal block times the solved blocks above it,
+    // then solved by the diagonal block.
     for (int r0 = 0; r0 < h; r0 += NB) {
         const int wb = min(NB, h - r0);
         T v[NB];
@@ -659,7 +661,8 @@ struct scratch {
 extern "C" void hyla_cuda_batched_large_tune(int block, int streams)
 {
     hyla::tune_block = block == 32 || block == 64 || block == 128 ? block : 0;
-    hyla::tune_streams = streams >= 0 && streams <= side_streams::max ? streams : -1;
+    hyla::tune_streams =
+        streams >= 0 && streams <= side_streams::max ? streams : -1;
 }
 
 template <typename T>

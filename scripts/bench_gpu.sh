@@ -94,7 +94,8 @@ sanitizer)
                 "$build/examples/hyla-batched" -n 65,200 -b 2 --block $blk \
                 --repeat 1 --check 2 -p d,s -r getrf \
                 > "$out/san_batched_${tool}_$blk.log" 2>&1
-            log "compute-sanitizer $tool hyla-batched --block $blk rc=$? $(tail -1 "$out/san_batched_${tool}_$blk.log")"
+            log "compute-sanitizer $tool hyla-batched --block $blk rc=$?" \
+                "$(tail -1 "$out/san_batched_${tool}_$blk.log")"
         done
     done ;;
 one)
