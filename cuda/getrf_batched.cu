@@ -339,13 +339,14 @@ constexpr int default_tiny_threads = 128;
 // by 1% at most orders, up to 6% at a few).
 template <typename T> int by_order(bool inverse, int n)
 {
+    constexpr int t = default_tiny_threads;
     if (sizeof(T) == 8 && !inverse) {
         if (n == 31) return 64;
-        return n == 5 || n == 10 || (n >= 17 && n <= 21) ? 32 : 128;
+        return n == 5 || n == 10 || (n >= 17 && n <= 21) ? 32 : t;
     }
     if (sizeof(T) == 8)
-        return n == 14 ? 256 : n == 31 || n == 32 ? 192 : 128;
-    return n == 32 ? (inverse ? 192 : 256) : 128;
+        return n == 14 ? 256 : n == 31 || n == 32 ? 192 : t;
+    return n == 32 ? (inverse ? 192 : 256) : t;
 }
 
 template <typename T> int threads_for(bool inverse, int n, int g)

@@ -391,11 +391,8 @@ side_streams *sides()
 {
     constexpr int max_devices = 64;
     static thread_local side_streams all[max_devices];
-    int dev;
-    if (cudaGetDevice(&dev) != cudaSuccess || dev < 0 || dev >= max_devices) {
-        cudaGetLastError();
-        return nullptr;
-    }
+    int dev = hyla_cuda_device_below(max_devices);
+    if (dev < 0) return nullptr;
     side_streams &x = all[dev];
     if (x.state == 0) {
         bool ok = cudaEventCreateWithFlags(&x.fork, cudaEventDisableTiming) ==
@@ -463,12 +460,12 @@ template <typename T> struct lu {
             compose_kernel<<<batch, 256, 0, s>>>(n, j, w, ipiv, moves, mw);
             HYLA_CUDA_CHECK(cudaGetLastError());
         }
-        return w <= NB   ? swap<NB>(j, w, c0, c1)
-               : w <= 64 ? swap<64>(j, w, c0, c1)
-                         : swap<KMAX>(j, w, c0, c1);
+        return w <= NB   ? launch_swap<NB>(j, w, c0, c1)
+               : w <= 64 ? launch_swap<64>(j, w, c0, c1)
+                         : launch_swap<KMAX>(j, w, c0, c1);
     }
 
-    template <int KW> int swap(int j, int w, int c0, int c1)
+    template <int KW> int launch_swap(int j, int w, int c0, int c1)
     {
         int blocks = (c1 - c0 + swap_cols<KW>() - 1) / swap_cols<KW>();
         swap_kernel<T, KW><<<dim3(batch, blocks), swap_threads, 0, s>>>(

@@ -57,12 +57,16 @@ void hyla_cuda_batched_tune(int n, int threads);
 // Orders 33 to 512 (for benchmarks): block (32, 64 or 128 columns; 0:
 // by order) and the side streams of the trailing GEMMs of matrices at a
 // stride (1 to 8: a cuBLAS call a matrix on that many streams; 0: one
-// batched call; -1: by order and batch).
+// batched call; -1: the default, batched).
 void hyla_cuda_batched_large_tune(int block, int streams);
 
 // A cuBLAS handle of the calling thread on the current device, created on
 // first use and kept; NULL when none can be had.
 cublasHandle_t hyla_cuda_thread_handle(void);
+
+// The current device, if it is below max (for per-device tables of the
+// calling thread); else -1, the CUDA error cleared.
+int hyla_cuda_device_below(int max);
 
 #include "gpu_d.h"
 #include "gpu_s.h"
