@@ -67,6 +67,7 @@ template <typename T, int N, int R> struct tiny_rows {
     bool pivoted[R]; // chosen as a pivot (or padding)
     int info;        // first zero pivot, 1-based, the same in all lanes
     int ipiv[R];     // pivot of step lane + q G, 1-based
+    T scale[R];      // Gauss-Jordan: the pivot each row is still times
     T *buf;          // this group's two rows of shared memory
     int *order;      // order[k]: the row of the pivot of step k
 
@@ -194,7 +195,12 @@ template <typename T, int N, int R> struct tiny_rows {
     // Step k of Gauss-Jordan inversion in place: the rows other than the
     // pivot's (above it too) lose their column k as in LU, and column k
     // becomes column `order[k]` of the accumulated transformation M
-    // (M A = the permutation with ones at (order[k], k)).
+    // (M A = the permutation with ones at (order[k], k)).  The pivot row
+    // is not divided by its pivot here: it keeps 1 in column k and the
+    // pivot in `scale`, and later steps, linear in each row, keep it that
+    // multiple of its true value; finish() divides once at the end.  So
+    // a step is one multiply-add per element of the other rows, and the
+    // warp does not also run the pivot lane's scaling loop.
     template <int k> __device__ void gj_step()
     {
         int mine = choose<k>();
@@ -208,18 +214,8 @@ template <typename T, int N, int R> struct tiny_rows {
 #pragma unroll
             for (int q = 0; q < R; q++) {
                 if (mine == q) {
-                    // (Two loops: a division per element, even predicated
-                    // off, would cost more than the whole step.)
-                    if (recip) {
-#pragma unroll
-                        for (int j = 0; j < N; j++)
-                            r[q][j] *= d;
-                    } else {
-#pragma unroll
-                        for (int j = 0; j < N; j++)
-                            r[q][j] /= piv;
-                    }
-                    r[q][k] = d;
+                    scale[q] = piv;
+                    r[q][k] = T(1);
                 } else {
                     T l = recip ? r[q][k] * d : r[q][k] / piv;
 #pragma unroll
@@ -232,6 +228,28 @@ template <typename T, int N, int R> struct tiny_rows {
 #pragma unroll
         for (int q = 0; q < R; q++)
             if (mine == q) pivoted[q] = true;
+    }
+
+    // The rows of the inverse: each row divided by its pivot, the scaling
+    // the steps left out (by the reciprocal unless it would overflow, as
+    // LAPACK's getf2).
+    __device__ void finish()
+    {
+#pragma unroll
+        for (int q = 0; q < R; q++) {
+            if (!inside(lane, q)) continue;
+            T s = scale[q];
+            if (fabs(s) >= sfmin<T>()) {
+                T d = T(1) / s;
+#pragma unroll
+                for (int j = 0; j < N; j++)
+                    r[q][j] *= d;
+            } else {
+#pragma unroll
+                for (int j = 0; j < N; j++)
+                    r[q][j] /= s;
+            }
+        }
     }
 };
 
@@ -316,6 +334,7 @@ __global__ void getri_tiny_kernel(mats<T> A, int lda, mats<T> C, int ldc,
     unroll(std::make_integer_sequence<int, N>{},
            [&](auto k) { x.template gj_step<decltype(k)::value>(); });
     if (x.lane == 0) info[mat] = x.info;
+    if (!x.info) x.finish();
     T *c = C(mat);
 #pragma unroll
     for (int q = 0; q < R; q++) {
@@ -336,7 +355,11 @@ constexpr int default_tiny_threads = 128;
 // The threads of the register kernels of order n (LU or inverse): 128,
 // but where another count measured at least 4% faster on the H100 (same
 // run, every count of 32-256, docs/perf; two runs of one count differed
-// by 1% at most orders, up to 6% at a few).
+// by 1% at most orders, up to 6% at a few).  The inverses were measured
+// again with the delayed scaling of gj_step, which holds more registers:
+// 128 in double (the 256 and 192 of before were 13-17% slower at 14, 31, 32),
+// 256 in single from order 22 (4-7% faster at 22-25, 28, 30, 31; within
+// 1% at the others).
 template <typename T> int by_order(bool inverse, int n)
 {
     constexpr int t = default_tiny_threads;
@@ -344,9 +367,9 @@ template <typename T> int by_order(bool inverse, int n)
         if (n == 31) return 64;
         return n == 5 || n == 10 || (n >= 17 && n <= 21) ? 32 : t;
     }
-    if (sizeof(T) == 8)
-        return n == 14 ? 256 : n == 31 || n == 32 ? 192 : t;
-    return n == 32 ? (inverse ? 192 : 256) : t;
+    if (sizeof(T) == 8) return t;
+    if (inverse) return n >= 22 ? 256 : t;
+    return n == 32 ? 256 : t;
 }
 
 template <typename T> int threads_for(bool inverse, int n, int g)
@@ -453,8 +476,9 @@ __global__ void getrf_thread_kernel(mats<T> A, int lda, int *ipiv, int *info,
     info[mat] = zero;
 }
 
-// The inverse a thread a matrix: Gauss-Jordan as gj_step, with the rows
-// interchanged in registers (so row k is the k-th pivot's) and the
+// The inverse a thread a matrix: Gauss-Jordan as gj_step (but the pivot
+// row scaled at its step: the thread runs no other lane's loop), with the
+// rows interchanged in registers (so row k is the k-th pivot's) and the
 // columns at the store.
 template <typename T, int N>
 __global__ void getri_thread_kernel(mats<T> A, int lda, mats<T> C, int ldc,
@@ -515,12 +539,13 @@ __global__ void getri_thread_kernel(mats<T> A, int lda, mats<T> C, int ldc,
 // of lanes a matrix takes and it measured faster on the H100 (single LU
 // at n = 9: 0.62 -> 0.43 ms for 2^20 matrices; from n = 11 in double,
 // 13 in single inverses and 15 in single LU, two rows cost more in
-// registers than they save in lanes).
+// registers than they save in lanes).  The double inverse at 10 holds
+// one row since gj_step's delayed scaling (1.25 -> 1.19 ms).
 template <typename T> constexpr int rows_per_lane(bool inverse, int n)
 {
     if (sizeof(T) == 4)
         return n == 5 || n == 6 || (n >= 9 && n <= (inverse ? 12 : 14)) ? 2 : 1;
-    return n == 5 || (n == 6 && !inverse) || n == 9 || n == 10 ? 2 : 1;
+    return n == 5 || (n == 6 && !inverse) || n == 9 || (n == 10 && !inverse) ? 2 : 1;
 }
 
 // One launch of the register kernels for order N, R rows a lane.
