@@ -72,4 +72,21 @@ void hyla_task_dgetri_batched(const hyla_task_opts_t *o, int n, void *A,
 void hyla_task_dgetrs_batched(const hyla_task_opts_t *o, int trans, int n,
                               int nrhs, void *A, void *ipiv, void *B);
 
+// Random butterflies (RBT), tiles of the same order in partner positions
+// (every tile of the matrix full-size).  u, v: a level's weights, one per
+// row (column) of the matrix.
+// [A(m1,n1) A(m1,n2); A(m2,n1) A(m2,n2)] = B^T [...] C, B the butterfly
+// of weights u on rows m1 | m2, C of weights v on columns n1 | n2.
+void hyla_task_drbt_two_sided(const hyla_task_opts_t *o, const hyla_desc_t *A,
+                              int m1, int m2, int n1, int n2, const double *u,
+                              const double *v);
+// [B(m1,n); B(m2,n)] = B^T [...] (trans HYLA_TRANS) or B [...], weights u.
+void hyla_task_drbt_rows(const hyla_task_opts_t *o, int trans,
+                         const hyla_desc_t *B, int m1, int m2, int n,
+                         const double *u);
+// LU without pivoting of the diagonal tile (k, k); a zero pivot reports
+// info at its global column.
+void hyla_task_dgetrf_nopiv(const hyla_task_opts_t *o, const hyla_desc_t *A,
+                            int k);
+
 #endif // HYLA_CODELETS_TASKS_D_H

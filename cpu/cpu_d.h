@@ -91,4 +91,29 @@ int hyla_cpu_dgetri_batched(int n, int count, const double *A, double *C,
 void hyla_cpu_dgetrs_batched(int trans, int n, int nrhs, int count,
                              const double *A, const int *ipiv, double *B);
 
+//==== random butterflies (RBT) and LU without pivoting ====
+
+// LU without pivoting of the n-by-n row-major tile A, in place (L unit
+// lower, U upper).  Returns 0, or j > 0 when U(j, j) is exactly zero: the
+// factorization stops there.
+int hyla_cpu_dgetrf_nopiv(int n, double *A, int lda);
+
+// A butterfly of order s is B = [R0 R1; R0 -R1] / s2 (s2 the square
+// root of 2) with R0, R1 diagonal.  Two-sided on four m-by-n row-major tiles that hold the
+// partners of one another (A11, A12 in the top rows, A21, A22 in the
+// bottom rows, A12 and A22 in the right columns):
+// [A11 A12; A21 A22] = B^T [A11 A12; A21 A22] C, with r0, r1 the row
+// weights of B (m apiece) and c0, c1 the column weights of C (n apiece).
+void hyla_cpu_drbt_two_sided(int m, int n, double *A11, double *A12,
+                             double *A21, double *A22, int ld,
+                             const double *r0, const double *r1,
+                             const double *c0, const double *c1);
+// One-sided on two m-by-n row-major tiles of partner rows:
+// [X1; X2] = B^T [X1; X2] (trans HYLA_TRANS) or B [X1; X2].
+void hyla_cpu_drbt_rows(int trans, int m, int n, double *X1, double *X2, int ld,
+                        const double *r0, const double *r1);
+// count butterfly weights exp(r / 10), r uniform in [-1/2, 1/2), from the
+// seeded generator (the same values for a seed everywhere).
+void hyla_cpu_drbt_random(unsigned long long seed, size_t count, double *w);
+
 #endif // HYLA_CPU_CPU_D_H

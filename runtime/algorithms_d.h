@@ -41,4 +41,18 @@ void hyla_pdlap_to_desc(int uplo, const double *Af, int lda,
 void hyla_pddesc_to_lap(int uplo, const hyla_desc_t *A, double *Af, int lda,
                         hyla_seq_t *seq);
 
+//==== random butterflies (RBT) ====
+// u, v: depth levels of A->m weights each (pdrbt.c); every half of a
+// butterfly a whole number of full tiles.
+
+// A = U^T A V.
+void hyla_pdrbt_two_sided(const hyla_desc_t *A, int depth, const double *u,
+                          const double *v, hyla_seq_t *seq);
+// B = U^T B (trans HYLA_TRANS) or B = V B (HYLA_NO_TRANS), w U's or V's.
+void hyla_pdrbt_rows(int trans, const hyla_desc_t *B, int depth,
+                     const double *w, hyla_seq_t *seq);
+// A = L U without pivoting; a zero pivot gives info at its column (the
+// factors after it are garbage).
+void hyla_pdgetrf_nopiv(const hyla_desc_t *A, int lookahead, hyla_seq_t *seq);
+
 #endif // HYLA_RUNTIME_ALGORITHMS_D_H

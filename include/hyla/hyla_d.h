@@ -84,6 +84,72 @@ HYLA_EXPORT int hyla_dgesv(int n, int nrhs, double *A, int lda, int *ipiv,
 /** hyla_dgesv() on tile matrices (arguments: A, ipiv, B). */
 HYLA_EXPORT int hyla_dgesv_tile(hyla_desc_t *A, int *ipiv, hyla_desc_t *B);
 
+//==== random butterflies (RBT): no pivoting, then refinement ====
+
+/**
+ * Solve A X = B by LU without pivoting of a randomized A, with iterative
+ * refinement, falling back to LU with partial pivoting where that fails
+ * (after LAPACK's dsgesv):
+ *
+ *  1. A_r = U^T A V with random recursive butterflies U, V of depth
+ *     opts->depth (n values a level; n is first padded by the identity to
+ *     a multiple of 2^depth tiles);
+ *  2. A_r = L U without pivoting (no pivot search, no interchanges);
+ *  3. X = V U^-1 L^-1 U^T B;
+ *  4. refinement against A: R = B - A X, X += the solve of R, until each
+ *     column has ||r||_inf <= ||x||_inf ||A||_inf eps n^(1/2), at most
+ *     opts->max_iter steps.
+ *
+ * If LU meets a zero pivot or refinement does not converge, X comes from
+ * hyla_dgesv on A instead (report->fallback says which).
+ *
+ * Memory: a copy of A (for the refinement) and the tile factors, two
+ * n-by-n matrices besides A.
+ *
+ * @param[in]     n      order of A, >= 0.
+ * @param[in]     nrhs   columns of B and X, >= 0.
+ * @param[in,out] A      lda-by-n.  Unchanged, unless the solve fell back:
+ *                       then the LU factors of hyla_dgetrf.
+ * @param[in]     lda    >= max(1, n).
+ * @param[out]    ipiv   n pivots, set only by a fall back.
+ * @param[in]     B      ldb-by-nrhs right-hand sides.
+ * @param[in]     ldb    >= max(1, n).
+ * @param[out]    X      ldx-by-nrhs solution.
+ * @param[in]     ldx    >= max(1, n).
+ * @param[in]     opts   NULL or the options (HYLA_RBT_OPTS_DEFAULT).
+ * @param[out]    report NULL or what the solve did.
+ * @retval 0, -i (argument i), i > 0 (the fall back found U(i,i) exactly
+ *         zero: A is singular, X not computed), or <= -100.
+ */
+HYLA_EXPORT int hyla_dgesv_rbt(int n, int nrhs, double *A, int lda, int *ipiv,
+                               const double *B, int ldb, double *X, int ldx,
+                               const hyla_rbt_opts_t *opts,
+                               hyla_rbt_report_t *report);
+
+/** The factors of hyla_drbt_factor() (opaque), for many solves. */
+typedef struct hyla_drbt hyla_drbt_t;
+
+/**
+ * Steps 1 and 2 of hyla_dgesv_rbt() on a copy of A (A is not changed).
+ * A zero pivot is not an error here: the solves then fall back.
+ * @retval 0, -i, or <= -100; *F is NULL on failure.
+ */
+HYLA_EXPORT int hyla_drbt_factor(int n, const double *A, int lda,
+                                 const hyla_rbt_opts_t *opts, hyla_drbt_t **F);
+
+/**
+ * Steps 3 and 4 with the factors F; the first solve that falls back
+ * factors F's copy of A with partial pivoting, and later solves use those
+ * factors.  Arguments: F, nrhs, B, ldb, X, ldx, report.
+ * @retval as hyla_dgesv_rbt().
+ */
+HYLA_EXPORT int hyla_drbt_solve(hyla_drbt_t *F, int nrhs, const double *B,
+                                int ldb, double *X, int ldx,
+                                hyla_rbt_report_t *report);
+
+/** Free the factors (NULL is allowed). */
+HYLA_EXPORT void hyla_drbt_destroy(hyla_drbt_t *F);
+
 //==== Cholesky ====
 
 /**

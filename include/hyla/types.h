@@ -94,6 +94,41 @@ typedef struct hyla_config {
                                  panel; 0: 256 */
 } hyla_config_t;
 
+/**
+ * Options of the random-butterfly (RBT) solvers; NULL for the defaults.
+ * Initialize with HYLA_RBT_OPTS_DEFAULT and change what you need.
+ */
+typedef struct hyla_rbt_opts {
+    int depth;               /**< butterfly levels, 0 ... 4; -1: 2.  0 is
+                                  LU without pivoting of A itself */
+    unsigned long long seed; /**< seed of the butterflies' generator: the
+                                  same seed gives the same butterflies */
+    int max_iter;            /**< refinement steps before the fall back to
+                                  partial pivoting, >= 0; -1: 30 */
+} hyla_rbt_opts_t;
+
+#define HYLA_RBT_OPTS_DEFAULT {-1, 0x68796c61ULL, -1}
+
+/** Why an RBT solve fell back to LU with partial pivoting. */
+typedef enum hyla_rbt_fallback {
+    HYLA_RBT_NONE = 0,          /**< it did not: the RBT solution passed */
+    HYLA_RBT_ZERO_PIVOT = 1,    /**< LU without pivoting met a zero pivot */
+    HYLA_RBT_NO_CONVERGENCE = 2, /**< refinement did not reach the
+                                      stopping rule in max_iter steps */
+    HYLA_RBT_SINGULAR = 3        /**< A is singular to working precision:
+                                      the stopping rule could not tell x
+                                      from 0 (10 ||x|| ||A|| eps n^(1/2) >=
+                                      ||b|| for a column) */
+} hyla_rbt_fallback_t;
+
+/** What an RBT solve did. */
+typedef struct hyla_rbt_report {
+    int iterations;                /**< refinement steps taken */
+    hyla_rbt_fallback_t fallback; /**< whether, and why, it fell back */
+    int zero_pivot;                /**< with HYLA_RBT_ZERO_PIVOT: the column
+                                        (1-based) of the zero pivot */
+} hyla_rbt_report_t;
+
 /** A tile matrix in CRRB layout (opaque); see hyla_desc_create(). */
 typedef struct hyla_desc hyla_desc_t;
 

@@ -1,0 +1,72 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Random butterfly transforms on row-major tiles.  @precisions d -> s
+#include "cpu_d.h"
+
+#include <math.h>
+#include <stdint.h>
+
+// A butterfly of order s: B = [R0 R1; R0 -R1] / s2 (s2 the square root
+// of 2), R0 and R1 diagonal of order s/2.  Element i of the top half
+// pairs with element i of the bottom half; r0, r1 (c0, c1) are their
+// weights.
+
+void hyla_cpu_drbt_two_sided(int m, int n, double *A11, double *A12,
+                             double *A21, double *A22, int ld,
+                             const double *r0, const double *r1,
+                             const double *c0, const double *c1)
+{
+    // B^T [a b; c d] C: the product of the two 1/s2 is 1/2.
+    for (int i = 0; i < m; i++) {
+        size_t o = (size_t)i * ld;
+        double *p = A11 + o, *q = A12 + o, *s = A21 + o, *t = A22 + o;
+        double h0 = 0.5 * r0[i], h1 = 0.5 * r1[i];
+        for (int j = 0; j < n; j++) {
+            double sp = p[j] + q[j], sm = p[j] - q[j];
+            double tp = s[j] + t[j], tm = s[j] - t[j];
+            p[j] = h0 * c0[j] * (sp + tp);
+            q[j] = h0 * c1[j] * (sm + tm);
+            s[j] = h1 * c0[j] * (sp - tp);
+            t[j] = h1 * c1[j] * (sm - tm);
+        }
+    }
+}
+
+void hyla_cpu_drbt_rows(int trans, int m, int n, double *X1, double *X2, int ld,
+                        const double *r0, const double *r1)
+{
+    const double h = sqrt(0.5);
+    for (int i = 0; i < m; i++) {
+        double *x = X1 + (size_t)i * ld, *y = X2 + (size_t)i * ld;
+        double a = h * r0[i], b = h * r1[i];
+        if (trans == HYLA_TRANS) {
+            // B^T [x; y] = [R0 (x + y); R1 (x - y)] / s2
+            for (int j = 0; j < n; j++) {
+                double u = x[j], v = y[j];
+                x[j] = a * (u + v);
+                y[j] = b * (u - v);
+            }
+        } else {
+            // B [x; y] = [R0 x + R1 y; R0 x - R1 y] / s2
+            for (int j = 0; j < n; j++) {
+                double u = a * x[j], v = b * y[j];
+                x[j] = u + v;
+                y[j] = u - v;
+            }
+        }
+    }
+}
+
+void hyla_cpu_drbt_random(unsigned long long seed, size_t count, double *w)
+{
+    // splitmix64: each output a bijective mix of a counter, so a seed gives
+    // the same values on every machine and thread count.
+    uint64_t x = seed;
+    for (size_t i = 0; i < count; i++) {
+        uint64_t z = (x += 0x9e3779b97f4a7c15ULL);
+        z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+        z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+        z ^= z >> 31;
+        double r = (double)(z >> 11) * 0x1.0p-53 - 0.5; // [-1/2, 1/2)
+        w[i] = exp(r / 10);
+    }
+}

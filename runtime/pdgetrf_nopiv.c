@@ -1,0 +1,36 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Right-looking tile LU without pivoting.  @precisions d -> s
+#include "algorithms_d.h"
+#include "tasks_d.h"
+
+// Step k: factor the diagonal tile; solve the tiles below it by U_kk and
+// those to its right by L_kk; update the trailing tiles, the columns
+// within lookahead at high priority.  The partial-pivoting graph without
+// its interchanges: the panel is one tile, its column a set of
+// independent TRSMs.
+void hyla_pdgetrf_nopiv(const hyla_desc_t *A, int lookahead, hyla_seq_t *seq)
+{
+    hyla_task_opts_t o = hyla_task_opts(seq);
+    int mt = A->mt, nt = A->nt;
+    int kt = hyla_imin(mt, nt);
+
+    for (int k = 0; k < kt; k++) {
+        // A(k, k) = L_kk U_kk
+        o.priority = hyla_prio_panel(nt, k);
+        hyla_task_dgetrf_nopiv(&o, A, k);
+        // A(m, k) = A(m, k) U_kk^-1
+        for (int m = k + 1; m < mt; m++)
+            hyla_task_dtrsm(&o, HYLA_RIGHT, HYLA_UPPER, HYLA_NO_TRANS,
+                            HYLA_NON_UNIT, 1.0, A, k, k, A, m, k);
+        for (int n = k + 1; n < nt; n++) {
+            o.priority = hyla_prio_update(nt, k, n, lookahead);
+            // A(k, n) = L_kk^-1 A(k, n)
+            hyla_task_dtrsm(&o, HYLA_LEFT, HYLA_LOWER, HYLA_NO_TRANS,
+                            HYLA_UNIT, 1.0, A, k, k, A, k, n);
+            // A(m, n) -= A(m, k) A(k, n)
+            for (int m = k + 1; m < mt; m++)
+                hyla_task_dgemm(&o, HYLA_NO_TRANS, HYLA_NO_TRANS, -1.0, A, m, k,
+                                A, k, n, 1.0, A, m, n);
+        }
+    }
+}

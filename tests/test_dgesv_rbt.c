@@ -1,0 +1,351 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Random-butterfly solver tests.  @precisions d -> s
+#include "check.h"
+#include "cpu_d.h"
+#include "harness.h"
+
+#include <cblas.h>
+#include <float.h>
+#include <lapacke.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+// Checks hyla_dgesv_rbt and hyla_drbt_factor / hyla_drbt_solve:
+//  - the butterfly kernels: B^T A C against the product of the dense
+//    butterflies, and the inverse butterflies bring A back within a few
+//    eps;
+//  - solutions whose backward error ||b - A x||_inf / (||A||_inf ||x||_inf
+//    n eps) is within 10x of LAPACKE_dgesv's on the same system (or below
+//    2), on random, diagonally dominant, Hilbert and Kahan matrices and on
+//    matrices with a zero or a tiny leading minor, depths 0-4, several
+//    tile sizes and worker counts;
+//  - no fall back on the random, dominant and zero-minor matrices with
+//    butterflies; the fall back (zero pivot, no convergence) without them,
+//    where LU without pivoting fails; A unchanged unless it fell back, then
+//    holding LU factors that pass getrf's residual;
+//  - a singular A gives LAPACKE's info; the same seed gives the same X;
+//    factor once, solve twice; bad arguments.
+
+enum kind { RANDOM, DOMINANT, ZERO_MINOR, TINY_MINOR, HILBERT, KAHAN, NKINDS };
+static const char *const kind_names[] = {"random",     "dominant", "zero minor",
+                                         "tiny minor", "hilbert",  "kahan"};
+
+static double *alloc(int ld, int n)
+{
+    return malloc(sizeof(double) * (size_t)ld * (n > 0 ? n : 1));
+}
+
+static void gen(int kind, int n, double *A, int lda, int seed)
+{
+    hyla_check_dgen(n, n, A, lda, seed);
+    for (int j = 0; j < n; j++)
+        for (int i = 0; i < n; i++) {
+            double *a = &A[(size_t)j * lda + i];
+            if (kind == DOMINANT && i == j) *a = n + 1;
+            if (kind == HILBERT) *a = 1.0 / (i + j + 1);
+            // Kahan: diag(1, s, s^2, ...) times the unit upper triangle
+            // with -c above the diagonal, s = sin 1.2, c = cos 1.2.
+            if (kind == KAHAN)
+                *a = i > j ? 0 : pow(sin(1.2), i) * (i == j ? 1 : -cos(1.2));
+        }
+    if (kind == ZERO_MINOR && n > 2) {
+        A[0] = 0; // leading minors of order 1 and 2 zero
+        A[1] = 0;
+    }
+    if (kind == TINY_MINOR) A[0] = 1e-30;
+}
+
+// LAPACKE_dgesv's backward error on the same system.
+static double reference(int n, int nrhs, const double *A, int lda,
+                        const double *B, int ldb)
+{
+    double *F = alloc(n, n), *X = alloc(n, nrhs);
+    int *ipiv = malloc(sizeof(int) * n);
+    LAPACKE_dlacpy(LAPACK_COL_MAJOR, 'A', n, n, A, lda, F, n);
+    LAPACKE_dlacpy(LAPACK_COL_MAJOR, 'A', n, nrhs, B, ldb, X, n);
+    int info = LAPACKE_dgesv(LAPACK_COL_MAJOR, n, nrhs, F, n, ipiv, X, n);
+    double r = info ? NAN : hyla_check_dresid_solve('N', n, nrhs, A, lda, X, n,
+                                                    B, ldb);
+    free(F);
+    free(X);
+    free(ipiv);
+    return r;
+}
+
+// The fall back a case expects, besides hyla_rbt_fallback_t's.
+enum { ANY = -1, SOME = -2 };
+
+// One solve by hyla_dgesv_rbt; want: the fall back expected.
+static void run(int kind, int n, int nrhs, int nb, int depth, int want,
+                int seed)
+{
+    int lda = n + 2, ldb = n + 1, ldx = n + 3;
+    double *A = alloc(lda, n), *A0 = alloc(lda, n);
+    double *B = alloc(ldb, nrhs), *X = alloc(ldx, nrhs);
+    int *ipiv = malloc(sizeof(int) * (n > 0 ? n : 1));
+    gen(kind, n, A, lda, seed);
+    hyla_check_dgen(ldb, nrhs, B, ldb, seed + 1);
+    memcpy(A0, A, sizeof(double) * (size_t)lda * (n > 0 ? n : 1));
+    hyla_rbt_opts_t o = HYLA_RBT_OPTS_DEFAULT;
+    o.depth = depth;
+    o.seed = (unsigned long long)seed;
+    hyla_rbt_report_t rep = {-1, -1, -1};
+    th_tic();
+    int rc = hyla_dgesv_rbt(n, nrhs, A, lda, ipiv, B, ldb, X, ldx, &o, &rep);
+    double t = th_toc();
+    double berr = rc ? NAN : hyla_check_dresid_solve('N', n, nrhs, A0, lda, X,
+                                                     ldx, B, ldb);
+    double ref = n && nrhs ? reference(n, nrhs, A0, lda, B, ldb) : 0;
+    int ok = rc == 0 && berr <= fmax(10 * ref, 2.0);
+    ok &= want == ANY || (want == SOME && rep.fallback != HYLA_RBT_NONE) ||
+          (int)rep.fallback == want;
+    // A unchanged, or LU factors after a fall back.
+    if (rep.fallback == HYLA_RBT_NONE)
+        ok &= th_check(!memcmp(A, A0, sizeof(double) * (size_t)lda * n),
+                       "A changed without a fall back");
+    else
+        ok &= th_check(hyla_check_dresid_getrf(n, n, A0, lda, A, lda, ipiv) <=
+                           HYLA_CHECK_TOL,
+                       "A after the fall back is not its LU factors");
+    char note[96];
+    snprintf(note, sizeof note, "%s d=%d nrhs=%d it=%d fb=%d ref=%.2g",
+             kind_names[kind], depth, nrhs, rep.iterations, (int)rep.fallback,
+             ref);
+    th_row("dgesv_rbt", n, n, nb, t, 2.0 * n * n * n / 3, berr, ok, note);
+    free(A);
+    free(A0);
+    free(B);
+    free(X);
+    free(ipiv);
+}
+
+// Column col of A zero: LAPACKE's info, and a fall back.
+static void singular(int n, int nb, int col, int seed)
+{
+    double *A = alloc(n, n), *F = alloc(n, n), *B = alloc(n, 2), *X = alloc(n, 2);
+    int *ipiv = malloc(sizeof(int) * n);
+    hyla_check_dgen(n, n, A, n, seed);
+    for (int i = 0; i < n; i++)
+        A[(size_t)col * n + i] = 0;
+    hyla_check_dgen(n, 2, B, n, seed + 1);
+    memcpy(F, A, sizeof(double) * n * n);
+    int want = LAPACKE_dgetrf(LAPACK_COL_MAJOR, n, n, F, n, ipiv);
+    hyla_rbt_report_t rep;
+    int rc = hyla_dgesv_rbt(n, 2, A, n, ipiv, B, n, X, n, NULL, &rep);
+    char note[64];
+    snprintf(note, sizeof note, "singular col %d: info %d (want %d) fb=%d",
+             col, rc, want, (int)rep.fallback);
+    th_row("dgesv_rbt", n, n, nb, 0, 0, 0,
+           want > 0 && rc == want && rep.fallback != HYLA_RBT_NONE, note);
+    free(A);
+    free(F);
+    free(B);
+    free(X);
+    free(ipiv);
+}
+
+// Factor once, solve twice: each solution passes, and equals the one of
+// hyla_dgesv_rbt with the same seed; a matrix that falls back keeps doing
+// so.
+static void split(int kind, int depth, int n, int nb, int seed)
+{
+    double *A = alloc(n, n), *B = alloc(n, 5), *X = alloc(n, 5),
+           *Y = alloc(n, 5), *W = alloc(n, n);
+    int *ipiv = malloc(sizeof(int) * n);
+    gen(kind, n, A, n, seed);
+    hyla_check_dgen(n, 5, B, n, seed + 1);
+    hyla_rbt_opts_t o = HYLA_RBT_OPTS_DEFAULT;
+    o.depth = depth;
+    hyla_drbt_t *F = NULL;
+    int ok = TH_STATUS(hyla_drbt_factor(n, A, n, &o, &F), 0) && F;
+    hyla_rbt_report_t r1 = {0}, r2 = {0};
+    double berr = NAN;
+    if (ok) {
+        ok &= TH_STATUS(hyla_drbt_solve(F, 2, B, n, X, n, &r1), 0);
+        ok &= TH_STATUS(hyla_drbt_solve(F, 3, B + 2 * n, n, X + 2 * n, n, &r2),
+                        0);
+        berr = hyla_check_dresid_solve('N', n, 5, A, n, X, n, B, n);
+        ok &= berr <= fmax(10 * reference(n, 5, A, n, B, n), 2.0);
+        ok &= th_check(r1.fallback == r2.fallback,
+                       "fall back %d then %d", r1.fallback, r2.fallback);
+        // The same seed through hyla_dgesv_rbt: the same first solution.
+        memcpy(W, A, sizeof(double) * n * n);
+        ok &= TH_STATUS(hyla_dgesv_rbt(n, 2, W, n, ipiv, B, n, Y, n, &o, NULL),
+                        0);
+        ok &= th_check(!memcmp(X, Y, sizeof(double) * 2 * n),
+                       "factor + solve differs from gesv_rbt, same seed");
+    }
+    hyla_drbt_destroy(F);
+    char note[64];
+    snprintf(note, sizeof note, "factor+solve %s d=%d fb=%d", kind_names[kind],
+             depth, (int)r1.fallback);
+    th_row("drbt_solve", n, n, nb, 0, 0, berr, ok, note);
+    free(A);
+    free(B);
+    free(X);
+    free(Y);
+    free(W);
+    free(ipiv);
+}
+
+// The kernels on a 2m-by-2n row-major matrix seen as four tiles:
+// B^T M C against the dense product, then B^-T (B^T M C) C^-1 = M with
+// the inverse butterflies (B(w)^-T = B(1/w): the same kernel, reciprocal
+// weights).
+static void kernels(int m, int n, int seed)
+{
+    int ld = 2 * n + 3, M2 = 2 * m, N2 = 2 * n;
+    double *M = alloc(ld, M2), *A = alloc(ld, M2), *Ref = alloc(N2, M2);
+    double *Bu = alloc(M2, M2), *Cv = alloc(N2, N2), *T = alloc(M2, N2);
+    double *r = alloc(1, M2), *c = alloc(1, N2);
+    hyla_check_dgen(ld, M2, M, ld, seed);
+    memcpy(A, M, sizeof(double) * (size_t)ld * M2);
+    hyla_cpu_drbt_random((unsigned long long)seed, M2, r);
+    hyla_cpu_drbt_random((unsigned long long)seed + 1, N2, c);
+    // Dense butterflies, row-major: [R0 R1; R0 -R1] / s2.
+    const double h = sqrt(0.5);
+    memset(Bu, 0, sizeof(double) * M2 * M2);
+    memset(Cv, 0, sizeof(double) * N2 * N2);
+    for (int i = 0; i < m; i++) {
+        Bu[i * M2 + i] = h * r[i];
+        Bu[i * M2 + m + i] = h * r[m + i];
+        Bu[(m + i) * M2 + i] = h * r[i];
+        Bu[(m + i) * M2 + m + i] = -h * r[m + i];
+    }
+    for (int j = 0; j < n; j++) {
+        Cv[j * N2 + j] = h * c[j];
+        Cv[j * N2 + n + j] = h * c[n + j];
+        Cv[(n + j) * N2 + j] = h * c[j];
+        Cv[(n + j) * N2 + n + j] = -h * c[n + j];
+    }
+    cblas_dgemm(CblasRowMajor, CblasTrans, CblasNoTrans, M2, N2, M2, 1.0, Bu,
+                M2, M, ld, 0.0, T, N2);
+    cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, M2, N2, N2, 1.0, T,
+                N2, Cv, N2, 0.0, Ref, N2);
+    hyla_cpu_drbt_two_sided(m, n, A, A + n, A + (size_t)m * ld,
+                            A + (size_t)m * ld + n, ld, r, r + m, c, c + n);
+    double mmax = 0, e1 = 0, e2 = 0;
+    for (int i = 0; i < M2; i++)
+        for (int j = 0; j < N2; j++) {
+            mmax = fmax(mmax, fabs(M[i * ld + j]));
+            e1 = fmax(e1, fabs(A[i * ld + j] - Ref[i * N2 + j]));
+        }
+    // Back: rows by B(1/r), then columns by C(1/c)^T through the
+    // transpose (rows again).
+    for (int i = 0; i < M2; i++)
+        r[i] = 1 / r[i];
+    for (int j = 0; j < N2; j++)
+        c[j] = 1 / c[j];
+    hyla_cpu_drbt_rows(HYLA_NO_TRANS, m, N2, A, A + (size_t)m * ld, ld, r,
+                       r + m);
+    for (int i = 0; i < M2; i++)
+        for (int j = 0; j < N2; j++)
+            T[j * M2 + i] = A[i * ld + j];
+    hyla_cpu_drbt_rows(HYLA_NO_TRANS, n, M2, T, T + (size_t)n * M2, M2, c,
+                       c + n);
+    for (int i = 0; i < M2; i++)
+        for (int j = 0; j < N2; j++)
+            e2 = fmax(e2, fabs(T[j * M2 + i] - M[i * ld + j]));
+    double eps = DBL_EPSILON;
+    e1 /= mmax * eps;
+    e2 /= mmax * eps;
+    char note[64];
+    snprintf(note, sizeof note, "kernels: B^T M C %.2g eps, round trip %.2g eps",
+             e1, e2);
+    th_row("drbt_tile", M2, N2, m, 0, 0, fmax(e1, e2), e1 <= 8 && e2 <= 8,
+           note);
+    free(M);
+    free(A);
+    free(Ref);
+    free(Bu);
+    free(Cv);
+    free(T);
+    free(r);
+    free(c);
+}
+
+static void bad_args(void)
+{
+    double a[4] = {1, 0, 0, 1}, b[2] = {1, 1}, x[2];
+    int ipiv[2];
+    hyla_rbt_opts_t o = HYLA_RBT_OPTS_DEFAULT;
+    hyla_drbt_t *F = NULL;
+    int ok = 1;
+    ok &= TH_STATUS(hyla_dgesv_rbt(-1, 1, a, 2, ipiv, b, 2, x, 2, NULL, NULL), -1);
+    ok &= TH_STATUS(hyla_dgesv_rbt(2, -1, a, 2, ipiv, b, 2, x, 2, NULL, NULL), -2);
+    ok &= TH_STATUS(hyla_dgesv_rbt(2, 1, NULL, 2, ipiv, b, 2, x, 2, NULL, NULL), -3);
+    ok &= TH_STATUS(hyla_dgesv_rbt(2, 1, a, 1, ipiv, b, 2, x, 2, NULL, NULL), -4);
+    ok &= TH_STATUS(hyla_dgesv_rbt(2, 1, a, 2, NULL, b, 2, x, 2, NULL, NULL), -5);
+    ok &= TH_STATUS(hyla_dgesv_rbt(2, 1, a, 2, ipiv, NULL, 2, x, 2, NULL, NULL), -6);
+    ok &= TH_STATUS(hyla_dgesv_rbt(2, 1, a, 2, ipiv, b, 1, x, 2, NULL, NULL), -7);
+    ok &= TH_STATUS(hyla_dgesv_rbt(2, 1, a, 2, ipiv, b, 2, NULL, 2, NULL, NULL), -8);
+    ok &= TH_STATUS(hyla_dgesv_rbt(2, 1, a, 2, ipiv, b, 2, x, 1, NULL, NULL), -9);
+    o.depth = 5;
+    ok &= TH_STATUS(hyla_dgesv_rbt(2, 1, a, 2, ipiv, b, 2, x, 2, &o, NULL), -10);
+    o.depth = 2;
+    o.max_iter = -2;
+    ok &= TH_STATUS(hyla_dgesv_rbt(2, 1, a, 2, ipiv, b, 2, x, 2, &o, NULL), -10);
+    ok &= TH_STATUS(hyla_drbt_factor(2, a, 2, NULL, NULL), -5);
+    ok &= TH_STATUS(hyla_drbt_factor(2, a, 1, NULL, &F), -3);
+    ok &= th_check(F == NULL, "F set by a failed factor");
+    ok &= TH_STATUS(hyla_drbt_solve(NULL, 1, b, 2, x, 2, NULL), -1);
+    ok &= TH_STATUS(hyla_drbt_factor(2, a, 2, NULL, &F), 0);
+    ok &= TH_STATUS(hyla_drbt_solve(F, 1, b, 1, x, 2, NULL), -4);
+    ok &= TH_STATUS(hyla_drbt_solve(F, 1, b, 2, x, 2, NULL), 0);
+    ok &= th_check(fabs(x[0] - 1) + fabs(x[1] - 1) < 1e-5, "I x = 1 gave %g %g",
+                   x[0], x[1]);
+    hyla_drbt_destroy(F);
+    hyla_drbt_destroy(NULL);
+    // n = 0 and nrhs = 0 do nothing.
+    ok &= TH_STATUS(hyla_dgesv_rbt(0, 1, NULL, 1, NULL, NULL, 1, NULL, 1, NULL, NULL), 0);
+    ok &= TH_STATUS(hyla_dgesv_rbt(2, 0, a, 2, ipiv, NULL, 2, NULL, 2, NULL, NULL), 0);
+    th_row("bad arguments", 2, 2, 0, 0, 0, 0, ok, "");
+}
+
+int main(void)
+{
+    th_begin("dgesv_rbt");
+    int seed = 1;
+    static const int kn[][2] = {{1, 1}, {3, 5}, {8, 8}, {17, 4}};
+    for (size_t i = 0; i < sizeof kn / sizeof kn[0]; i++)
+        kernels(kn[i][0], kn[i][1], seed++);
+
+    static const int nbs[] = {4, 16};
+    for (int ncpus = 1; ncpus <= 2; ncpus++)
+        for (size_t b = 0; b < sizeof nbs / sizeof nbs[0]; b++) {
+            int nb = nbs[b];
+            th_init(ncpus, nb, 1);
+            const int ns[] = {1, 2, 3, 7, nb * 4, 50, 129};
+            for (size_t s = 0; s < sizeof ns / sizeof ns[0]; s++)
+                for (int k = 0; k < NKINDS; k++) {
+                    int n = ns[s];
+                    if (k == HILBERT && n > 10) continue; // singular in eps
+                    // dsgesv's stopping rule (eps sqrt(n) ||A|| ||x||) is
+                    // within the rounding of one product at the smallest
+                    // orders: there a fall back may happen.
+                    int want = n >= 7 && (k == RANDOM || k == DOMINANT ||
+                                          k == ZERO_MINOR)
+                                   ? HYLA_RBT_NONE
+                                   : ANY;
+                    run(k, n, 1 + (int)s % 3, nb, 2, want, seed++);
+                }
+            if (ncpus == 2) {
+                bad_args();
+                // Every depth; without butterflies, plain LU without
+                // pivoting falls back where a leading minor is zero or
+                // tiny.
+                for (int d = 0; d <= 4; d++)
+                    run(RANDOM, 50, 2, nb, d, HYLA_RBT_NONE, seed++);
+                run(ZERO_MINOR, 50, 2, nb, 0, HYLA_RBT_ZERO_PIVOT, seed++);
+                run(TINY_MINOR, 50, 2, nb, 0, SOME, seed++);
+                singular(37, nb, 0, seed++);
+                singular(37, nb, 20, seed++);
+                split(RANDOM, 2, 45, nb, seed++);
+                split(ZERO_MINOR, 0, 45, nb, seed++);
+            }
+            th_finalize();
+        }
+    return th_end();
+}
