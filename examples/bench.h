@@ -6,10 +6,10 @@
 typedef double seconds_t; // not rewritten by the precision generator
 
 typedef struct bench_case {
-    const char *routine; // getrf, potrf, gesv, posv
+    const char *routine; // getrf, potrf, gesv, posv, gesv_rbt
     int m;               // rows of a getrf (the others are n x n)
     int n;
-    int nrhs;   // gesv, posv
+    int nrhs;   // the solves
     int repeat; // timed runs (after one untimed warm-up for hyla)
     int check;  // compute the residual of the last run
     int tile;   // time hyla's tile-level call (layout copies left out)

@@ -11,12 +11,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { GETRF, POTRF, GESV, POSV };
+enum { GETRF, POTRF, GESV, POSV, GESV_RBT };
 
 static int routine_id(const char *name)
 {
-    static const char *names[] = {"getrf", "potrf", "gesv", "posv"};
-    for (int i = 0; i < 4; i++)
+    static const char *names[] = {"getrf", "potrf", "gesv", "posv",
+                                  "gesv_rbt"};
+    for (int i = 0; i < 5; i++)
         if (!strcmp(name, names[i])) return i;
     return -1;
 }
@@ -28,6 +29,7 @@ typedef struct {
     int ref_gpus;    // GPUs of the cuSolverMg reference
     double *A0, *B0; // originals
     double *A, *B;   // work copies
+    double *X;       // gesv_rbt's solution (B is only read)
     int *ipiv;
 } input_t;
 
@@ -52,10 +54,11 @@ static int input_make(const bench_case_t *c, input_t *in)
     in->ref_gpus = c->ref_gpus;
     int n = in->n = c->n;
     int m = in->m = in->id == GETRF && c->m > 0 ? c->m : n;
-    in->nrhs = in->id == GESV || in->id == POSV ? c->nrhs : 0;
+    in->nrhs = in->id == GETRF || in->id == POTRF ? 0 : c->nrhs;
     size_t nn = (size_t)m * n, nb = (size_t)n * in->nrhs;
     in->A = malloc(sizeof(double) * (nn ? nn : 1));
     in->B = malloc(sizeof(double) * (nb ? nb : 1));
+    in->X = malloc(sizeof(double) * (nb ? nb : 1));
     in->ipiv = malloc(sizeof(int) * (m < n ? m + 1 : n + 1));
     if (last.id != in->id || last.m != m || last.n != n ||
         last.nrhs != in->nrhs || last.seed != c->seed) {
@@ -87,6 +90,7 @@ static void input_free(input_t *in)
 {
     free(in->A);
     free(in->B);
+    free(in->X);
     free(in->ipiv);
 }
 
@@ -149,12 +153,28 @@ static int run_lapack(input_t *in, const char *ref)
         return LAPACKE_dgetrf(LAPACK_COL_MAJOR, m, n, in->A, m, in->ipiv);
     case POTRF: return LAPACKE_dpotrf(LAPACK_COL_MAJOR, 'L', n, in->A, n);
     case GESV:
+    case GESV_RBT: // against LAPACK's dgesv
         return LAPACKE_dgesv(LAPACK_COL_MAJOR, n, in->nrhs, in->A, n, in->ipiv,
                              in->B, n);
     default:
         return LAPACKE_dposv(LAPACK_COL_MAJOR, 'L', n, in->nrhs, in->A, n,
                              in->B, n);
     }
+}
+
+// hyla_dgesv_rbt, its solution then copied to B (for the residual); says
+// on stderr when it fell back to partial pivoting.
+static int run_rbt(input_t *in)
+{
+    int n = in->n;
+    hyla_rbt_report_t rep;
+    int rc = hyla_dgesv_rbt(n, in->nrhs, in->A, n, in->ipiv, in->B, n, in->X,
+                            n, NULL, &rep);
+    memcpy(in->B, in->X, sizeof(double) * n * in->nrhs);
+    if (rep.fallback != HYLA_RBT_NONE)
+        fprintf(stderr, "hyla-bench: dgesv_rbt n=%d fell back (%d) after %d "
+                        "steps\n", n, (int)rep.fallback, rep.iterations);
+    return rc;
 }
 
 static int run_hyla_lapack(input_t *in)
@@ -164,6 +184,7 @@ static int run_hyla_lapack(input_t *in)
     case GETRF: return hyla_dgetrf(in->m, n, in->A, in->m, in->ipiv);
     case POTRF: return hyla_dpotrf('L', n, in->A, n);
     case GESV: return hyla_dgesv(n, in->nrhs, in->A, n, in->ipiv, in->B, n);
+    case GESV_RBT: return run_rbt(in);
     default: return hyla_dposv('L', n, in->nrhs, in->A, n, in->B, n);
     }
 }
@@ -185,6 +206,7 @@ static int run_hyla_tile(input_t *in, seconds_t *seconds)
     case GETRF: rc = hyla_dgetrf_tile(A, in->ipiv); break;
     case POTRF: rc = hyla_dpotrf_tile('L', A); break;
     case GESV: rc = hyla_dgesv_tile(A, in->ipiv, B); break;
+    case GESV_RBT: rc = HYLA_ERR_NOT_SUPPORTED; break; // no tile form
     default: rc = hyla_dposv_tile('L', A, B);
     }
     *seconds = bench_now() - t;

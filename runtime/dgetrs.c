@@ -107,15 +107,7 @@ HYLA_EXPORT int hyla_dgesv(int n, int nrhs, double *A, int lda, int *ipiv,
 {
     const char *r = "hyla_dgesv";
     int rc;
-    if ((rc = hyla_rt_check_init(r)) ||
-        (rc = hyla_rt_check_dim(r, 1, "n", n)) ||
-        (rc = hyla_rt_check_dim(r, 2, "nrhs", nrhs)) ||
-        (rc = hyla_rt_check_ptr(r, 3, "A", A, n)) ||
-        (rc = hyla_rt_check_ld(r, 4, "lda", lda, n)) ||
-        (rc = hyla_rt_check_ptr(r, 5, "ipiv", ipiv, n)) ||
-        (rc = hyla_rt_check_ptr(r, 6, "B", B, n && nrhs)) ||
-        (rc = hyla_rt_check_ld(r, 7, "ldb", ldb, n)))
-        return rc;
+    if ((rc = hyla_rt_check_gesv(r, n, nrhs, A, lda, ipiv, B, ldb))) return rc;
     if (n == 0) return 0;
 
     // Factor (B comes in meanwhile), then solve only if U is nonsingular:

@@ -78,12 +78,15 @@ static int factor(hyla_drbt_t *F, const double *A, int lda,
         memcpy(F->Ap + (size_t)j * N, A + (size_t)j * lda, sizeof(double) * n);
     for (int j = n; j < N; j++)
         F->Ap[(size_t)j * N + j] = 1;
-    for (int i = 0; i < n; i++) {
-        double s = 0;
-        for (int j = 0; j < n; j++)
-            s += fabs(A[(size_t)j * lda + i]);
-        if (s > F->anrm || isnan(s)) F->anrm = s;
-    }
+    // ||A||_inf: the row sums, gathered column by column.
+    double *rows = calloc(n, sizeof(double));
+    if (!rows) return HYLA_ERR_OUT_OF_MEMORY;
+    for (int j = 0; j < n; j++)
+        for (int i = 0; i < n; i++)
+            rows[i] += fabs(A[(size_t)j * lda + i]);
+    for (int i = 0; i < n; i++)
+        if (!(rows[i] <= F->anrm)) F->anrm = rows[i]; // keeps a NaN
+    free(rows);
     hyla_cpu_drbt_random(seed, (size_t)2 * nu * N, F->w);
 
     int rc = hyla_rt_desc_new(&F->LU, HYLA_DOUBLE, N, N, t);
@@ -297,14 +300,7 @@ HYLA_EXPORT int hyla_dgesv_rbt(int n, int nrhs, double *A, int lda, int *ipiv,
     const char *r = "hyla_dgesv_rbt";
     hyla_rbt_opts_t o;
     int rc;
-    if ((rc = hyla_rt_check_init(r)) ||
-        (rc = hyla_rt_check_dim(r, 1, "n", n)) ||
-        (rc = hyla_rt_check_dim(r, 2, "nrhs", nrhs)) ||
-        (rc = hyla_rt_check_ptr(r, 3, "A", A, n)) ||
-        (rc = hyla_rt_check_ld(r, 4, "lda", lda, n)) ||
-        (rc = hyla_rt_check_ptr(r, 5, "ipiv", ipiv, n)) ||
-        (rc = hyla_rt_check_ptr(r, 6, "B", B, n && nrhs)) ||
-        (rc = hyla_rt_check_ld(r, 7, "ldb", ldb, n)) ||
+    if ((rc = hyla_rt_check_gesv(r, n, nrhs, A, lda, ipiv, B, ldb)) ||
         (rc = hyla_rt_check_ptr(r, 8, "X", X, n && nrhs)) ||
         (rc = hyla_rt_check_ld(r, 9, "ldx", ldx, n)) ||
         (rc = options(r, 10, opts, &o)))

@@ -177,6 +177,10 @@ int hyla_rt_check_ptr(const char *routine, int pos, const char *name,
 // with A's rows and tile size.
 int hyla_rt_check_rhs(const char *routine, int posA, const hyla_desc_t *A,
                       int posB, const hyla_desc_t *B);
+// hyla_init done, and the first arguments of a gesv: (n, nrhs, A, lda,
+// ipiv, B, ldb) as arguments 1-7.
+int hyla_rt_check_gesv(const char *routine, int n, int nrhs, const void *A,
+                       int lda, const int *ipiv, const void *B, int ldb);
 // Pivots as getrf leaves them: ipiv[i] in [i+1, n] for i < n.
 int hyla_rt_check_ipiv(const char *routine, int pos, const int *ipiv, int n);
 

@@ -101,6 +101,22 @@ int hyla_rt_check_ld(const char *routine, int pos, const char *name, int ld,
     return 0;
 }
 
+int hyla_rt_check_gesv(const char *routine, int n, int nrhs, const void *A,
+                       int lda, const int *ipiv, const void *B, int ldb)
+{
+    int rc;
+    if ((rc = hyla_rt_check_init(routine)) ||
+        (rc = hyla_rt_check_dim(routine, 1, "n", n)) ||
+        (rc = hyla_rt_check_dim(routine, 2, "nrhs", nrhs)) ||
+        (rc = hyla_rt_check_ptr(routine, 3, "A", A, n)) ||
+        (rc = hyla_rt_check_ld(routine, 4, "lda", lda, n)) ||
+        (rc = hyla_rt_check_ptr(routine, 5, "ipiv", ipiv, n)) ||
+        (rc = hyla_rt_check_ptr(routine, 6, "B", B, n && nrhs)) ||
+        (rc = hyla_rt_check_ld(routine, 7, "ldb", ldb, n)))
+        return rc;
+    return 0;
+}
+
 int hyla_rt_check_ptr(const char *routine, int pos, const char *name,
                       const void *p, int needed)
 {
