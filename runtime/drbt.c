@@ -171,22 +171,24 @@ static double col_max(int n, const double *X, int ldx, int j)
     return m;
 }
 
-// dsgesv's stopping rule for every column: ||r||_inf <= ||x||_inf cte.
-// 1: met; 0: not yet; -1: a residual is not finite (no step can help).
+// dsgesv's stopping rule: ||r||_inf <= ||x||_inf cte for every column,
+// i.e. *worst = max ||r||_inf / (||x||_inf cte) <= 1.  1: met; 0: not
+// yet; -1: a residual is not finite (no step can help).
 static int converged(int n, int nrhs, const double *R, int ldr,
-                     const double *X, int ldx, double cte)
+                     const double *X, int ldx, double cte, double *worst)
 {
-    int met = 1;
+    *worst = 0;
     for (int j = 0; j < nrhs; j++) {
         double rn = col_max(n, R, ldr, j);
         if (!isfinite(rn)) return -1;
-        if (!(rn <= col_max(n, X, ldx, j) * cte)) met = 0;
+        double q = rn == 0 ? 0 : rn / (col_max(n, X, ldx, j) * cte);
+        if (q > *worst) *worst = q;
     }
-    return met;
+    return *worst <= 1;
 }
 
 // Whether the stopping rule says nothing for some column: 10 ||x||_inf
-// cte >= ||b||_inf, where even x = 0 (residual b) would nearly pass it.
+// cte > ||b||_inf, where even x = 0 (residual b) would nearly pass it.
 // Then cond(A) is about 1 / (eps sqrt(n)) or more: an exactly singular A
 // gives such an x (the pivots of LU without pivoting of the randomized A
 // are rounding errors rather than zeros), where partial pivoting reports
@@ -195,7 +197,7 @@ static int vacuous(int n, int nrhs, const double *B, int ldb, const double *X,
                    int ldx, double cte)
 {
     for (int j = 0; j < nrhs; j++)
-        if (10 * col_max(n, X, ldx, j) * cte >= col_max(n, B, ldb, j))
+        if (10 * col_max(n, X, ldx, j) * cte > col_max(n, B, ldb, j))
             return 1;
     return 0;
 }
@@ -230,16 +232,22 @@ static int refine(hyla_drbt_t *F, int nrhs, const double *B, int ldb,
     if (rc) return rc;
     for (int j = 0; j < nrhs; j++)
         memcpy(X + (size_t)j * ldx, R + (size_t)j * N, sizeof(double) * n);
+    double last = INFINITY;
     for (int it = 0;; it++) {
         load(n, N, nrhs, B, ldb, R);
         cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, n, nrhs, n, -1.0,
                     F->Ap, N, X, ldx, 1.0, R, N);
-        int c = converged(n, nrhs, R, N, X, ldx, cte);
+        double worst;
+        int c = converged(n, nrhs, R, N, X, ldx, cte, &worst);
         rep->iterations = it;
         if (c == 1)
             return vacuous(n, nrhs, B, ldb, X, ldx, cte) ? HYLA_RBT_SINGULAR
                                                          : 0;
-        if (c < 0 || it == F->max_iter) return HYLA_RBT_NO_CONVERGENCE;
+        // A step that does not reduce the scaled residual means growth
+        // in the factors beyond what refinement can repair: stop there.
+        if (c < 0 || it == F->max_iter || !(worst < last))
+            return HYLA_RBT_NO_CONVERGENCE;
+        last = worst;
         if ((rc = solve_once(F, nrhs, R))) return rc;
         for (int j = 0; j < nrhs; j++)
             cblas_daxpy(n, 1.0, R + (size_t)j * N, 1, X + (size_t)j * ldx, 1);

@@ -26,7 +26,7 @@
 //    where LU without pivoting fails; A unchanged unless it fell back, then
 //    holding LU factors that pass getrf's residual;
 //  - a singular A gives LAPACKE's info; the same seed gives the same X;
-//    factor once, solve twice; bad arguments.
+//    factor once, solve twice; b = 0; bad arguments.
 
 enum kind { RANDOM, DOMINANT, ZERO_MINOR, TINY_MINOR, HILBERT, KAHAN, NKINDS };
 static const char *const kind_names[] = {"random",     "dominant", "zero minor",
@@ -296,6 +296,14 @@ static void bad_args(void)
     ok &= TH_STATUS(hyla_drbt_solve(F, 1, b, 2, x, 2, NULL), 0);
     ok &= th_check(fabs(x[0] - 1) + fabs(x[1] - 1) < 1e-5, "I x = 1 gave %g %g",
                    x[0], x[1]);
+    // b = 0: x = 0 at once, without a fall back.
+    double z[2] = {0, 0};
+    hyla_rbt_report_t rep = {-1, -1, -1};
+    ok &= TH_STATUS(hyla_drbt_solve(F, 1, z, 2, x, 2, &rep), 0);
+    ok &= th_check(x[0] == 0 && x[1] == 0 && rep.fallback == HYLA_RBT_NONE &&
+                       rep.iterations == 0,
+                   "b = 0 gave x = %g %g, fall back %d after %d steps", x[0],
+                   x[1], (int)rep.fallback, rep.iterations);
     hyla_drbt_destroy(F);
     hyla_drbt_destroy(NULL);
     // n = 0 and nrhs = 0 do nothing.

@@ -98,7 +98,8 @@ HYLA_EXPORT int hyla_dgesv_tile(hyla_desc_t *A, int *ipiv, hyla_desc_t *B);
  *  3. X = V U^-1 L^-1 U^T B;
  *  4. refinement against A: R = B - A X, X += the solve of R, until each
  *     column has ||r||_inf <= ||x||_inf ||A||_inf eps n^(1/2), at most
- *     opts->max_iter steps.
+ *     opts->max_iter steps, and no further once a step fails to reduce
+ *     max ||r||_inf / ||x||_inf.
  *
  * If LU meets a zero pivot or refinement does not converge, X comes from
  * hyla_dgesv on A instead (report->fallback says which).

@@ -114,10 +114,11 @@ typedef enum hyla_rbt_fallback {
     HYLA_RBT_NONE = 0,          /**< it did not: the RBT solution passed */
     HYLA_RBT_ZERO_PIVOT = 1,    /**< LU without pivoting met a zero pivot */
     HYLA_RBT_NO_CONVERGENCE = 2, /**< refinement did not reach the
-                                      stopping rule in max_iter steps */
+                                      stopping rule in max_iter steps, or a
+                                      step did not reduce the residual */
     HYLA_RBT_SINGULAR = 3        /**< A is singular to working precision:
                                       the stopping rule could not tell x
-                                      from 0 (10 ||x|| ||A|| eps n^(1/2) >=
+                                      from 0 (10 ||x|| ||A|| eps n^(1/2) >
                                       ||b|| for a column) */
 } hyla_rbt_fallback_t;
 
