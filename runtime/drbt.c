@@ -6,6 +6,7 @@
 
 #include <cblas.h>
 #include <float.h>
+#include <lapack.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,16 +26,14 @@ struct hyla_drbt {
     int info; // hyla_dgetrf's
 };
 
-// N and the tile size t: N = 2^depth q t >= n, so that each half of the
-// innermost butterflies is q whole tiles of t <= nb, and N - n is small
-// (less than 2^depth q).
+// N and the tile size t for n >= 1: N = 2^depth q t >= n, so that each
+// half of the innermost butterflies is q whole tiles of t <= nb, and
+// N - n is small (less than 2^depth q).
 static void padded(int n, int depth, int nb, int *N, int *t)
 {
     long parts = 1L << depth;
     long q = (n + parts * nb - 1) / (parts * nb);
-    if (q < 1) q = 1;
     long tile = (n + parts * q - 1) / (parts * q);
-    if (tile < 1) tile = 1;
     *t = (int)tile;
     *N = (int)(parts * q * tile);
 }
@@ -78,15 +77,10 @@ static int factor(hyla_drbt_t *F, const double *A, int lda,
         memcpy(F->Ap + (size_t)j * N, A + (size_t)j * lda, sizeof(double) * n);
     for (int j = n; j < N; j++)
         F->Ap[(size_t)j * N + j] = 1;
-    // ||A||_inf: the row sums, gathered column by column.
-    double *rows = calloc(n, sizeof(double));
-    if (!rows) return HYLA_ERR_OUT_OF_MEMORY;
-    for (int j = 0; j < n; j++)
-        for (int i = 0; i < n; i++)
-            rows[i] += fabs(A[(size_t)j * lda + i]);
-    for (int i = 0; i < n; i++)
-        if (!(rows[i] <= F->anrm)) F->anrm = rows[i]; // keeps a NaN
-    free(rows);
+    double *work = malloc(sizeof(double) * n);
+    if (!work) return HYLA_ERR_OUT_OF_MEMORY;
+    F->anrm = LAPACK_dlange("I", &n, &n, A, &lda, work);
+    free(work);
     hyla_cpu_drbt_random(seed, (size_t)2 * nu * N, F->w);
 
     int rc = hyla_rt_desc_new(&F->LU, HYLA_DOUBLE, N, N, t);
@@ -270,27 +264,22 @@ HYLA_EXPORT int hyla_drbt_solve(hyla_drbt_t *F, int nrhs, const double *B,
         return rc;
     hyla_rbt_report_t rep = {0, HYLA_RBT_NONE, F->zero};
     int n = F->n;
-    if (n > 0 && nrhs > 0 && !F->ipiv) {
-        if (F->zero) {
-            rc = fall_back(F, HYLA_RBT_ZERO_PIVOT);
-        } else {
+    if (n == 0 || nrhs == 0) goto done;
+    if (!F->ipiv) {
+        int why = HYLA_RBT_ZERO_PIVOT;
+        if (!F->zero) {
             double *R = malloc(sizeof(double) * (size_t)F->N * nrhs);
             if (!R) return hyla_rt_error(HYLA_ERR_OUT_OF_MEMORY, "%s: no memory", r);
-            rc = refine(F, nrhs, B, ldb, X, ldx, R, &rep);
+            why = refine(F, nrhs, B, ldb, X, ldx, R, &rep);
             free(R);
-            if (rc == HYLA_RBT_NO_CONVERGENCE || rc == HYLA_RBT_SINGULAR)
-                rc = fall_back(F, rc);
-            else if (rc == 0)
-                goto done;
+            if (why < 0) return why;
+            if (why == 0) goto done; // converged
         }
-        if (rc) return rc;
+        if ((rc = fall_back(F, why))) return rc;
     }
-    if (F->ipiv && n > 0 && nrhs > 0) {
-        rep.fallback = F->why;
-        if (F->info) {
-            rc = F->info;
-            goto done;
-        }
+    rep.fallback = F->why;
+    rc = F->info; // A singular: X not computed
+    if (!rc) {
         for (int j = 0; j < nrhs; j++)
             memcpy(X + (size_t)j * ldx, B + (size_t)j * ldb, sizeof(double) * n);
         rc = hyla_dgetrs('N', n, nrhs, F->Ap, F->N, F->ipiv, X, ldx);
