@@ -17,7 +17,28 @@ static void cl_dgetrf_nopiv_cpu(void *buffers[], void *cl_arg)
     if (info) hyla_rt_seq_info(a->seq, a->col0 + info);
 }
 
-HYLA_CODELET(dgetrf_nopiv, cl_dgetrf_nopiv_cpu, NULL, 1, STARPU_RW);
+#if HYLA_CUDA_CODELETS
+static void cl_dgetrf_nopiv_cuda(void *buffers[], void *cl_arg)
+{
+    const struct dgetrf_nopiv_args *a = cl_arg;
+    if (hyla_rt_seq_skip(a->seq)) return;
+    int *word = hyla_cl_cuda_info_word();
+    if (!word) {
+        hyla_rt_seq_fail(a->seq, HYLA_ERR_CUDA);
+        return;
+    }
+    hyla_cl_cuda_t c = hyla_cl_cuda_begin();
+    int rc = hyla_cuda_dgetrf_nopiv(c.handle, HYLA_TILE_ROWS(buffers[0]),
+                                    HYLA_TILE_PTR(buffers[0]),
+                                    HYLA_TILE_LD(buffers[0]), word, a->col0);
+    rc = hyla_cl_cuda_end(&c, rc);
+    if (!rc) rc = hyla_cl_cuda_report_info(a->seq, word);
+    if (rc) hyla_rt_seq_fail(a->seq, rc);
+}
+#endif
+
+HYLA_CODELET(dgetrf_nopiv, cl_dgetrf_nopiv_cpu, cl_dgetrf_nopiv_cuda, 1,
+             STARPU_RW);
 
 void hyla_task_dgetrf_nopiv(const hyla_task_opts_t *o, const hyla_desc_t *A,
                             int k)

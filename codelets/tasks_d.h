@@ -58,6 +58,12 @@ void hyla_task_dlap_to_tile(const hyla_task_opts_t *o, int uplo,
 void hyla_task_dtile_to_lap(const hyla_task_opts_t *o, int uplo,
                             const hyla_desc_t *A, int m, int n, double *Af,
                             int lda);
+// Tile (m, n) of A, a square matrix padded beyond the na-by-na
+// column-major Af by the identity; sums (A's mb(m) rows) gets the sums of
+// the absolute values of Af's elements in each of the tile's rows.
+void hyla_task_dlap_pad_to_tile(const hyla_task_opts_t *o, int na,
+                                const double *Af, int lda, const hyla_desc_t *A,
+                                int m, int n, double *sums);
 
 // Batched small matrices: a chunk of column-major n-by-n matrices one
 // after the other (runtime handle A), their pivots (n apiece) and LAPACK
@@ -73,20 +79,24 @@ void hyla_task_dgetrs_batched(const hyla_task_opts_t *o, int trans, int n,
                               int nrhs, void *A, void *ipiv, void *B);
 
 // Random butterflies (RBT), tiles of the same order in partner positions
-// (every tile of the matrix full-size).  u, v: a level's weights, one per
-// row (column) of the matrix.
+// (every tile of the matrix full-size).  W: the runtime vector of the
+// weights; u, v: the offsets in it of a level's weights, one per row
+// (column) of the matrix.
 // [A(m1,n1) A(m1,n2); A(m2,n1) A(m2,n2)] = B^T [...] C, B the butterfly
 // of weights u on rows m1 | m2, C of weights v on columns n1 | n2.
 void hyla_task_drbt_two_sided(const hyla_task_opts_t *o, const hyla_desc_t *A,
-                              int m1, int m2, int n1, int n2, const double *u,
-                              const double *v);
+                              int m1, int m2, int n1, int n2, void *W,
+                              size_t u, size_t v);
 // [B(m1,n); B(m2,n)] = B^T [...] (trans HYLA_TRANS) or B [...], weights u.
 void hyla_task_drbt_rows(const hyla_task_opts_t *o, int trans,
-                         const hyla_desc_t *B, int m1, int m2, int n,
-                         const double *u);
+                         const hyla_desc_t *B, int m1, int m2, int n, void *W,
+                         size_t u);
 // LU without pivoting of the diagonal tile (k, k); a zero pivot reports
 // info at its global column.
 void hyla_task_dgetrf_nopiv(const hyla_task_opts_t *o, const hyla_desc_t *A,
                             int k);
+// B(Bm, Bn) = A(Am, An), tiles of the same size.
+void hyla_task_dlacpy(const hyla_task_opts_t *o, const hyla_desc_t *A, int Am,
+                      int An, const hyla_desc_t *B, int Bm, int Bn);
 
 #endif // HYLA_CODELETS_TASKS_D_H

@@ -74,6 +74,15 @@ void hyla_cpu_dlap_to_tile(int uplo, int m, int n, const double *Af, int lda,
                            double *T, int ldt);
 void hyla_cpu_dtile_to_lap(int uplo, int m, int n, const double *T, int ldt,
                            double *Af, int lda);
+// The m-by-n row-major tile T of a matrix padded beyond A: its first mv
+// rows and nv columns from the column-major A, the rest zero but for ones
+// on the diagonal if ident; sums[i] = sum_j |A(i, j)| over those nv
+// columns for i < mv, 0 below.
+void hyla_cpu_dlap_pad_to_tile(int m, int n, int mv, int nv, int ident,
+                               const double *Af, int lda, double *T, int ldt,
+                               double *sums);
+// B = A for row-major m-by-n A and B.
+void hyla_cpu_dlacpy(int m, int n, const double *A, int lda, double *B, int ldb);
 
 //==== batched small matrices ====
 // count column-major n-by-n matrices one after the other (leading

@@ -2,7 +2,9 @@
 // Column-major <-> row-major tile copies.  @precisions d -> s
 #include "cpu_d.h"
 
+#include <math.h>
 #include <stddef.h>
+#include <string.h>
 
 // Blocks of BS x BS keep both the strided reads and the strided writes of
 // a transposition inside the cache.
@@ -35,4 +37,25 @@ void hyla_cpu_dtile_to_lap(int uplo, int m, int n, const double *T, int ldt,
                            double *Af, int lda)
 {
     copy(uplo, m, n, T, (size_t)ldt, 1, Af, 1, (size_t)lda);
+}
+
+void hyla_cpu_dlacpy(int m, int n, const double *A, int lda, double *B, int ldb)
+{
+    for (int i = 0; i < m; i++)
+        memcpy(B + (size_t)i * ldb, A + (size_t)i * lda, sizeof(double) * n);
+}
+
+void hyla_cpu_dlap_pad_to_tile(int m, int n, int mv, int nv, int ident,
+                               const double *Af, int lda, double *T, int ldt,
+                               double *sums)
+{
+    copy(HYLA_FULL, mv, nv, Af, 1, (size_t)lda, T, (size_t)ldt, 1);
+    for (int i = 0; i < m; i++) {
+        double *t = T + (size_t)i * ldt, s = 0;
+        for (int j = i < mv ? nv : 0; j < n; j++)
+            t[j] = ident && i == j;
+        for (int j = 0; i < mv && j < nv; j++)
+            s += fabs(t[j]);
+        sums[i] = s;
+    }
 }

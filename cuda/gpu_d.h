@@ -66,6 +66,23 @@ int hyla_cuda_dgetrf_panel(cublasHandle_t handle, double *const *dtile,
                            int *dipiv, int off, int *dinfo, void *dwork,
                            int sms, int rows);
 
+// LU without pivoting of the row-major n-by-n tile dA on the stream of
+// handle; a zero pivot at column j sets *dinfo (as hyla_cuda_dpotrf) to
+// col0 + j + 1 unless it is already set, and leaves the factors after it
+// undefined.
+int hyla_cuda_dgetrf_nopiv(cublasHandle_t handle, int n, double *dA, int ldda,
+                           int *dinfo, int col0);
+
+// Random butterflies on row-major tiles (cpu_d.h's hyla_cpu_drbt_*: the
+// same arguments, device pointers), on stream s.
+int hyla_cuda_drbt_two_sided(cudaStream_t s, int m, int n, double *A11,
+                             double *A12, double *A21, double *A22, int ld,
+                             const double *r0, const double *r1,
+                             const double *c0, const double *c1);
+int hyla_cuda_drbt_rows(cudaStream_t s, int trans, int m, int n, double *X1,
+                        double *X2, int ld, const double *r0,
+                        const double *r1);
+
 //==== batched small matrices (column-major, as LAPACK) ====
 // Matrix i is dA_array[i] (a device array of device pointers) or, when
 // dA_array is NULL, dA + i*stride; its pivots are dipiv[i*n .. i*n+n-1]

@@ -19,6 +19,7 @@ typedef struct bench_case {
                        // "cusolvermg"
     int ref_gpus;      // GPUs of cusolvermg (<= 0: all)
     const char *trace; // write a task trace of one more hyla run here
+    int rbt_depth;     // gesv_rbt's butterfly depth (-1: hyla's default)
 } bench_case_t;
 
 typedef struct bench_result {
@@ -26,6 +27,7 @@ typedef struct bench_result {
     double resid;           // scaled residual of the last run, or -1
     int info;               // status of the last run
     double gpu_j, cpu_j;    // joules of one timed run (--energy), or -1
+    int rbt_iter;           // gesv_rbt: refinement steps of the last run
 } bench_result_t;
 
 // Floating-point operations of a case (LAPACK's counts).
@@ -39,11 +41,12 @@ int bench_sref(const bench_case_t *c, bench_result_t *r);
 int bench_shyla(const bench_case_t *c, bench_result_t *r);
 
 // cuSOLVER's getrf (potrf = 0) or potrf ('L'), matrix already on the GPU
-// (examples/bench_gpu_d.c, CUDA builds).
-int bench_dcusolver(int potrf, int m, int n, double *A, int *ipiv,
-                    seconds_t *seconds);
-int bench_scusolver(int potrf, int m, int n, float *A, int *ipiv,
-                    seconds_t *seconds);
+// (examples/bench_gpu_d.c, CUDA builds); with B (n-by-nrhs, not NULL) the
+// solve by getrs (potrs) too, timed with the factorization.
+int bench_dcusolver(int potrf, int m, int n, double *A, int *ipiv, int nrhs,
+                    double *B, seconds_t *seconds);
+int bench_scusolver(int potrf, int m, int n, float *A, int *ipiv, int nrhs,
+                    float *B, seconds_t *seconds);
 
 // cuSolverMg's getrf or potrf ('L') on ngpus GPUs (<= 0: all), the matrix
 // already dealt to them (examples/bench_gpumg_d.c, CUDA builds).

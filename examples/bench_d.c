@@ -25,6 +25,7 @@ static int routine_id(const char *name)
 // The input of a case: A (and B for the solves), from the case's seed.
 typedef struct {
     int id, m, n, nrhs;
+    int rbt_depth, rbt_iter; // gesv_rbt's depth (-1: default), steps
     int on_gpu;      // tiles placed on the GPUs before the timed call
     int ref_gpus;    // GPUs of the cuSolverMg reference
     double *A0, *B0; // originals
@@ -51,6 +52,8 @@ static int input_make(const bench_case_t *c, input_t *in)
     in->id = routine_id(c->routine);
     if (in->id < 0) return -1;
     in->on_gpu = c->on_gpu;
+    in->rbt_depth = c->rbt_depth;
+    in->rbt_iter = -1;
     in->ref_gpus = c->ref_gpus;
     int n = in->n = c->n;
     int m = in->m = in->id == GETRF && c->m > 0 ? c->m : n;
@@ -118,11 +121,11 @@ static int run_ref(input_t *in, const char *ref, seconds_t *seconds)
 {
     if (ref && !strcmp(ref, "cusolver")) {
 #ifdef HYLA_BENCH_CUSOLVER
-        if (in->id == GETRF || in->id == POTRF)
-            return bench_dcusolver(in->id == POTRF, in->m, in->n, in->A,
-                                   in->ipiv, seconds);
+        int potrf = in->id == POTRF || in->id == POSV;
+        return bench_dcusolver(potrf, in->m, in->n, in->A, in->ipiv,
+                               in->nrhs, in->nrhs ? in->B : NULL, seconds);
 #endif
-        return -2000; // not in this build, or not for this routine
+        return -2000; // not in this build
     }
     if (ref && !strcmp(ref, "cusolvermg")) {
 #ifdef HYLA_BENCH_CUSOLVER
@@ -168,8 +171,11 @@ static int run_rbt(input_t *in)
 {
     int n = in->n;
     hyla_rbt_report_t rep;
+    hyla_rbt_opts_t opts = HYLA_RBT_OPTS_DEFAULT;
+    opts.depth = in->rbt_depth;
     int rc = hyla_dgesv_rbt(n, in->nrhs, in->A, n, in->ipiv, in->B, n, in->X,
-                            n, NULL, &rep);
+                            n, &opts, &rep);
+    in->rbt_iter = rep.iterations;
     memcpy(in->B, in->X, sizeof(double) * n * in->nrhs);
     if (rep.fallback != HYLA_RBT_NONE)
         fprintf(stderr, "hyla-bench: dgesv_rbt n=%d fell back (%d) after %d "
@@ -248,6 +254,7 @@ static int measure(const bench_case_t *c, int hyla, bench_result_t *r)
     bench_summarize(t, runs, r);
     energy_per_call(&r->gpu_j, &r->cpu_j);
     r->resid = c->check && r->info == 0 ? residual(&in) : -1.0;
+    r->rbt_iter = in.rbt_iter;
     if (hyla && c->trace) {
         // One more run, recorded.
         input_reset(&in);

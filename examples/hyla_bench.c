@@ -40,8 +40,9 @@ static const char usage[] =
     "      --no-ref        do not run the reference\n"
     "      --ref NAME      the reference: lapack (default: the system\n"
     "                      LAPACK, OpenBLAS), getf2 (getrf: LAPACK's\n"
-    "                      unblocked dgetf2) or cusolver (getrf, potrf:\n"
-    "                      cuSOLVER with the matrix already on the GPU;\n"
+    "                      unblocked dgetf2) or cusolver (cuSOLVER's\n"
+    "                      getrf, potrf, and for the solves getrs, potrs\n"
+    "                      after them, with the matrix already on the GPU;\n"
     "                      CUDA builds) or cusolvermg (the same with\n"
     "                      cuSolverMg on --ngpus GPUs, default all)\n"
     "      --mode MODE     cpu, hybrid, native or auto (default: hyla's)\n"
@@ -54,6 +55,8 @@ static const char usage[] =
     "                      path leave free (default: hyla's, none)\n"
     "      --panel-rows R  rows of one thread block of the GPU LU panel\n"
     "                      (default: hyla's, 256)\n"
+    "      --rbt-depth D   butterfly depth of gesv_rbt, 0 to 4 (default:\n"
+    "                      hyla's, 2)\n"
     "      --trace FILE    after the timed runs, trace one more hyla run of\n"
     "                      each case into FILE (Chrome/Perfetto JSON; the\n"
     "                      last case wins); scripts/trace_svg.py draws it\n"
@@ -72,7 +75,7 @@ static const char usage[] =
 
 typedef struct {
     char *routines, *sizes, *precs, *csv, *ref_name, *trace;
-    int m, nrhs, repeat, check, ref, tile, on_gpu, energy;
+    int m, nrhs, repeat, check, ref, tile, on_gpu, energy, rbt_depth;
     hyla_config_t cfg;
 } options_t;
 
@@ -135,7 +138,8 @@ static void parse(int argc, char **argv, options_t *o)
         TRSMINV,
         RESERVE,
         PANELROWS,
-        ENERGY
+        ENERGY,
+        RBTDEPTH
     };
     static const struct option longs[] = {
         {"routine", required_argument, 0, 'r'},
@@ -164,6 +168,7 @@ static void parse(int argc, char **argv, options_t *o)
         {"reserved-sms", required_argument, 0, RESERVE},
         {"panel-rows", required_argument, 0, PANELROWS},
         {"energy", no_argument, 0, ENERGY},
+        {"rbt-depth", required_argument, 0, RBTDEPTH},
         {"help", no_argument, 0, 'h'},
         {0, 0, 0, 0}};
     *o = (options_t){.routines = "getrf,potrf",
@@ -172,7 +177,8 @@ static void parse(int argc, char **argv, options_t *o)
                      .nrhs = 1,
                      .repeat = 3,
                      .check = 1,
-                     .ref = 1};
+                     .ref = 1,
+                     .rbt_depth = -1};
     if (hyla_config_init(&o->cfg)) {
         fprintf(stderr, "hyla-bench: %s\n", hyla_error_detail());
         exit(2);
@@ -220,6 +226,9 @@ static void parse(int argc, char **argv, options_t *o)
         case REF: o->ref_name = optarg; break;
         case TRACE: o->trace = optarg; break;
         case ENERGY: o->energy = 1; break;
+        case RBTDEPTH:
+            o->rbt_depth = parse_int(optarg, "--rbt-depth", 0);
+            break;
         case PANEL:
             o->cfg.panel_threads = parse_int(optarg, "--panel-threads", 1);
             break;
@@ -314,7 +323,7 @@ int main(int argc, char **argv)
                      "hyla_gflops,ref,ref_s_min,ref_s_median,ref_gflops,"
                      "ratio,residual,status,gpu_streams,mapping,trsm_inv,"
                      "reserved_sms,panel_rows,hyla_gpu_j,hyla_cpu_j,"
-                     "ref_gpu_j,ref_cpu_j\n");
+                     "ref_gpu_j,ref_cpu_j,rbt_depth,rbt_iter\n");
     printf("%-6s %4s %6s %5s %3s %4s %9s %9s %8s | %9s %8s | %6s %9s  %s\n",
            "routine", "prec", "m|n", "nb", "la", "ncpu", "hyla_s", "median",
            "GFLOP/s", "ref_s", "GFLOP/s", "ratio", "residual", "status");
@@ -348,8 +357,9 @@ int main(int argc, char **argv)
                                   .tile = o.tile,
                                   .on_gpu = o.on_gpu,
                                   .ref_gpus = o.cfg.ngpus,
-                                  .seed = 1};
-                bench_result_t rr = {0, 0, -1, 0, -1, -1}, hr = rr;
+                                  .seed = 1,
+                                  .rbt_depth = o.rbt_depth};
+                bench_result_t rr = {0, 0, -1, 0, -1, -1, -1}, hr = rr;
                 // The reference runs while hyla is stopped, with every
                 // thread it is allowed.
                 if (o.ref) {
@@ -416,7 +426,7 @@ int main(int argc, char **argv)
                     fprintf(csv,
                             "%s,%s,%d,%d,%d,%d,%d,%d,%s,%d,%d,%s,%s,%.6f,"
                             "%.6f,%.2f,%s,%.6f,%.6f,%.2f,%.4f,%.3e,%s,%d,%s,"
-                            "%d,%d,%d,%.3f,%.3f,%.3f,%.3f\n",
+                            "%d,%d,%d,%.3f,%.3f,%.3f,%.3f,%d,%d\n",
                             rt, p, c.m, c.n, c.nrhs, used.nb, used.lookahead,
                             used.panel_threads, mode_name(used.mode),
                             used.ncpus, used.ngpus, used.scheduler,
@@ -430,7 +440,8 @@ int main(int argc, char **argv)
                                                             : "scheduler",
                             used.trsm_inverse, used.gpu_reserved_sms,
                             used.gpu_panel_rows, hr.gpu_j, hr.cpu_j,
-                            o.ref ? rr.gpu_j : -1.0, o.ref ? rr.cpu_j : -1.0);
+                            o.ref ? rr.gpu_j : -1.0, o.ref ? rr.cpu_j : -1.0,
+                            o.rbt_depth, hr.rbt_iter);
             }
             free(sizes);
         }

@@ -40,17 +40,34 @@ void hyla_pdlap_to_desc(int uplo, const double *Af, int lda,
                         const hyla_desc_t *A, hyla_seq_t *seq);
 void hyla_pddesc_to_lap(int uplo, const hyla_desc_t *A, double *Af, int lda,
                         hyla_seq_t *seq);
+// The square A = [Af 0; 0 I] from the na-by-na column-major Af; sums
+// (A->m * A->nt) gets the row sums of |Af| by tile column: element
+// n * A->m + i sums row i's over tile column n (0 for i >= na).  The tile
+// columns come in groups of `parts` (dividing A->nt) that butterflies of
+// that many blocks mix: n, n + q, n + 2q, ... (q = A->nt / parts), so
+// that the first group is whole early.
+void hyla_pdlap_pad_to_desc(int na, const double *Af, int lda,
+                            const hyla_desc_t *A, double *sums, int parts,
+                            hyla_seq_t *seq);
+
+// C = alpha A B + beta C.
+void hyla_pdgemm(double alpha, const hyla_desc_t *A, const hyla_desc_t *B,
+                 double beta, const hyla_desc_t *C, hyla_seq_t *seq);
+
+// B = A, both tiled alike.
+void hyla_pdlacpy(const hyla_desc_t *A, const hyla_desc_t *B, hyla_seq_t *seq);
 
 //==== random butterflies (RBT) ====
-// u, v: depth levels of A->m weights each (pdrbt.c); every half of a
-// butterfly a whole number of full tiles.
+// W: the runtime vector of the weights; u, v (w): the offsets in it of
+// depth levels of A->m weights each (pdrbt.c).  Every half of a butterfly
+// is a whole number of full tiles.
 
 // A = U^T A V.
-void hyla_pdrbt_two_sided(const hyla_desc_t *A, int depth, const double *u,
-                          const double *v, hyla_seq_t *seq);
+void hyla_pdrbt_two_sided(const hyla_desc_t *A, int depth, void *W, size_t u,
+                          size_t v, hyla_seq_t *seq);
 // B = U^T B (trans HYLA_TRANS) or B = V B (HYLA_NO_TRANS), w U's or V's.
-void hyla_pdrbt_rows(int trans, const hyla_desc_t *B, int depth,
-                     const double *w, hyla_seq_t *seq);
+void hyla_pdrbt_rows(int trans, const hyla_desc_t *B, int depth, void *W,
+                     size_t w, hyla_seq_t *seq);
 // A = L U without pivoting; a zero pivot gives info at its column (the
 // factors after it are garbage).
 void hyla_pdgetrf_nopiv(const hyla_desc_t *A, int lookahead, hyla_seq_t *seq);

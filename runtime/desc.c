@@ -164,6 +164,11 @@ int hyla_rt_desc_new(hyla_desc_t **A, hyla_dtype_t dtype, int m, int n, int nb)
     return desc_new(A, dtype, m, n, nb, 0);
 }
 
+int hyla_rt_desc_temp(hyla_desc_t **A, hyla_dtype_t dtype, int m, int n, int nb)
+{
+    return desc_new(A, dtype, m, n, nb, 1);
+}
+
 HYLA_EXPORT int hyla_desc_create(hyla_desc_t **A, hyla_dtype_t dtype, int m,
                                  int n, int nb)
 {

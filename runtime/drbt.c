@@ -4,23 +4,25 @@
 #include "algorithms_d.h"
 #include "cpu_d.h"
 
-#include <cblas.h>
 #include <float.h>
-#include <lapack.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-enum { DEFAULT_DEPTH = 2, MAX_DEPTH = 4, DEFAULT_ITER = 30 };
+enum { DEFAULT_DEPTH = 2, MAX_DEPTH = 4, DEFAULT_ITER = 30, STALL = 3 };
 
 struct hyla_drbt {
     int n, N, depth, max_iter;
-    double *Ap;      // A padded by the identity, N-by-N column-major
+    hyla_desc_t *A;  // A padded by the identity to N-by-N, for residuals
+    hyla_desc_t *LU; // L and U of U^T A V without pivoting (tiles where
+                     // the tasks left them)
     double *w;       // the butterflies: U's levels, then V's (N apiece)
-    hyla_desc_t *LU; // L and U of U^T Ap V, without pivoting
+    void *W;         // w as a runtime vector
     int zero;        // first zero pivot of that LU (1-based), 0: none
     double anrm;     // ||A||_inf
-    // After a fall back: Ap's leading n-by-n holds hyla_dgetrf's factors.
+    // After a fall back: Ap (N-by-N column-major) holds hyla_dgetrf's
+    // factors of A in its leading n-by-n.
+    double *Ap;
     int *ipiv;
     hyla_rbt_fallback_t why;
     int info; // hyla_dgetrf's
@@ -58,39 +60,61 @@ HYLA_EXPORT void hyla_drbt_destroy(hyla_drbt_t *F)
 {
     if (!F) return;
     hyla_desc_destroy(&F->LU);
-    free(F->Ap);
+    hyla_desc_destroy(&F->A);
+    hyla_rt_vector_destroy(F->W);
     free(F->w);
+    free(F->Ap);
     free(F->ipiv);
     free(F);
 }
 
+// ||A||_inf from the row sums by tile column (hyla_pdlap_pad_to_desc).
+static double norm_inf(int n, int N, int nt, const double *sums)
+{
+    double m = 0;
+    for (int i = 0; i < n; i++) {
+        double s = 0;
+        for (int k = 0; k < nt; k++)
+            s += sums[(size_t)k * N + i];
+        if (!(s <= m)) m = s; // keeps a NaN
+    }
+    return m;
+}
+
+// The tiles of A (padded), its norm, and the LU of its randomized copy;
+// all in one graph: the copy, randomization and factorization of a tile
+// column start as soon as it is in.
 static int factor(hyla_drbt_t *F, const double *A, int lda,
                   unsigned long long seed)
 {
     int n = F->n, N, t, nu = F->depth;
     padded(n, nu, hyla_rt_config()->nb, &N, &t);
     F->N = N;
-    F->Ap = calloc((size_t)N * N, sizeof(double));
-    F->w = malloc(sizeof(double) * ((size_t)2 * nu * N + 1));
-    if (!F->Ap || !F->w) return HYLA_ERR_OUT_OF_MEMORY;
-    for (int j = 0; j < n; j++)
-        memcpy(F->Ap + (size_t)j * N, A + (size_t)j * lda, sizeof(double) * n);
-    for (int j = n; j < N; j++)
-        F->Ap[(size_t)j * N + j] = 1;
-    double *work = malloc(sizeof(double) * n);
-    if (!work) return HYLA_ERR_OUT_OF_MEMORY;
-    F->anrm = LAPACK_dlange("I", &n, &n, A, &lda, work);
-    free(work);
-    hyla_cpu_drbt_random(seed, (size_t)2 * nu * N, F->w);
-
-    int rc = hyla_rt_desc_new(&F->LU, HYLA_DOUBLE, N, N, t);
+    size_t count = (size_t)2 * nu * N + 1;
+    F->w = malloc(sizeof(double) * count);
+    int rc = F->w ? 0 : HYLA_ERR_OUT_OF_MEMORY;
+    if (!rc) rc = hyla_rt_desc_new(&F->A, HYLA_DOUBLE, N, N, t);
+    if (!rc) rc = hyla_rt_desc_temp(&F->LU, HYLA_DOUBLE, N, N, t);
+    double *sums = rc ? NULL : malloc(sizeof(double) * N * F->A->nt);
+    if (!rc && !sums) rc = HYLA_ERR_OUT_OF_MEMORY;
     if (rc) return rc;
+    hyla_cpu_drbt_random(seed, count - 1, F->w);
+    hyla_rt_vector_create(&F->W, F->w, count, sizeof(double));
+
+    // The solves by the diagonal tiles of L and U stay TRSMs whatever
+    // hyla_config's trsm_inverse: without pivoting, L's entries are not
+    // bounded by 1, and a product by an inverted tile errs by up to its
+    // condition number times eps, against eps times growth for the
+    // substitution; the refinement pays for every such loss in steps.
     hyla_seq_t seq;
     hyla_rt_seq_init(&seq, 0);
-    hyla_pdlap_to_desc(HYLA_FULL, F->Ap, N, F->LU, &seq);
-    hyla_pdrbt_two_sided(F->LU, nu, F->w, F->w + (size_t)nu * N, &seq);
+    hyla_pdlap_pad_to_desc(n, A, lda, F->A, sums, 1 << nu, &seq);
+    hyla_pdlacpy(F->A, F->LU, &seq);
+    hyla_pdrbt_two_sided(F->LU, nu, F->W, 0, (size_t)nu * N, &seq);
     hyla_pdgetrf_nopiv(F->LU, hyla_rt_config()->lookahead, &seq);
     rc = hyla_rt_seq_wait(&seq);
+    F->anrm = norm_inf(n, N, F->A->nt, sums);
+    free(sums);
     if (rc > 0) F->zero = rc;
     return rc < 0 ? rc : 0;
 }
@@ -131,17 +155,39 @@ static int solve_once(const hyla_drbt_t *F, int nrhs, double *R)
     hyla_desc_t *T = NULL;
     int rc = hyla_rt_desc_new(&T, HYLA_DOUBLE, F->N, nrhs, F->LU->nb);
     if (rc) return rc;
-    const double *v = F->w + (size_t)F->depth * F->N;
     hyla_seq_t seq;
     hyla_rt_seq_init(&seq, 0);
     hyla_pdlap_to_desc(HYLA_FULL, R, F->N, T, &seq);
-    hyla_pdrbt_rows(HYLA_TRANS, T, F->depth, F->w, &seq);
+    hyla_pdrbt_rows(HYLA_TRANS, T, F->depth, F->W, 0, &seq);
     hyla_pdtrsm(HYLA_LOWER, HYLA_NO_TRANS, HYLA_UNIT, F->LU, T, &seq);
     hyla_pdtrsm(HYLA_UPPER, HYLA_NO_TRANS, HYLA_NON_UNIT, F->LU, T, &seq);
-    hyla_pdrbt_rows(HYLA_NO_TRANS, T, F->depth, v, &seq);
+    hyla_pdrbt_rows(HYLA_NO_TRANS, T, F->depth, F->W,
+                    (size_t)F->depth * F->N, &seq);
     hyla_pddesc_to_lap(HYLA_FULL, T, R, F->N, &seq);
     rc = hyla_rt_seq_wait(&seq);
     hyla_desc_destroy(&T);
+    return rc;
+}
+
+// R = R - A X for N-by-nrhs R and X (column-major, leading dimension N),
+// on the tiles of A, where they are.
+static int residual(const hyla_drbt_t *F, int nrhs, const double *X, double *R)
+{
+    hyla_desc_t *Xt = NULL, *Rt = NULL;
+    int nb = F->A->nb;
+    int rc = hyla_rt_desc_new(&Xt, HYLA_DOUBLE, F->N, nrhs, nb);
+    if (!rc) rc = hyla_rt_desc_new(&Rt, HYLA_DOUBLE, F->N, nrhs, nb);
+    if (!rc) {
+        hyla_seq_t seq;
+        hyla_rt_seq_init(&seq, 0);
+        hyla_pdlap_to_desc(HYLA_FULL, X, F->N, Xt, &seq);
+        hyla_pdlap_to_desc(HYLA_FULL, R, F->N, Rt, &seq);
+        hyla_pdgemm(-1.0, F->A, Xt, 1.0, Rt, &seq);
+        hyla_pddesc_to_lap(HYLA_FULL, Rt, R, F->N, &seq);
+        rc = hyla_rt_seq_wait(&seq);
+    }
+    hyla_desc_destroy(&Xt);
+    hyla_desc_destroy(&Rt);
     return rc;
 }
 
@@ -196,55 +242,69 @@ static int vacuous(int n, int nrhs, const double *B, int ldb, const double *X,
     return 0;
 }
 
-// LU with partial pivoting of F's copy of A, once, for this and later
-// solves.
+// LU with partial pivoting of A (from F's tiles), once, for this and
+// later solves.
 static int fall_back(hyla_drbt_t *F, hyla_rbt_fallback_t why)
 {
     if (F->ipiv) return 0;
+    size_t N = (size_t)F->N;
+    F->Ap = malloc(sizeof(double) * N * N);
     F->ipiv = malloc(sizeof(int) * F->n);
-    if (!F->ipiv) return HYLA_ERR_OUT_OF_MEMORY;
-    F->why = why;
-    int rc = hyla_dgetrf(F->n, F->n, F->Ap, F->N, F->ipiv);
+    int rc = F->Ap && F->ipiv ? 0 : HYLA_ERR_OUT_OF_MEMORY;
+    if (!rc) {
+        hyla_seq_t seq;
+        hyla_rt_seq_init(&seq, 0);
+        hyla_pddesc_to_lap(HYLA_FULL, F->A, F->Ap, F->N, &seq);
+        rc = hyla_rt_seq_wait(&seq);
+    }
+    if (!rc) rc = hyla_dgetrf(F->n, F->n, F->Ap, F->N, F->ipiv);
     if (rc < 0) {
+        free(F->Ap);
         free(F->ipiv);
+        F->Ap = NULL;
         F->ipiv = NULL;
         return rc;
     }
+    F->why = why;
     F->info = rc;
     return 0;
 }
 
-// Refinement from X = the RBT solution: 0 when it converged, else why it
-// falls back (or a failure status < 0).
+// Refinement from Xp = the RBT solution (Xp and R N-by-nrhs, leading
+// dimension N): 0 when it converged, else why it falls back (or a failure
+// status < 0).
 static int refine(hyla_drbt_t *F, int nrhs, const double *B, int ldb,
-                  double *X, int ldx, double *R, hyla_rbt_report_t *rep)
+                  double *Xp, double *R, hyla_rbt_report_t *rep)
 {
     int n = F->n, N = F->N;
+    size_t size = sizeof(double) * N * nrhs;
     double cte = F->anrm * (DBL_EPSILON / 2) * sqrt((double)n);
-    load(n, N, nrhs, B, ldb, R);
-    int rc = solve_once(F, nrhs, R);
+    load(n, N, nrhs, B, ldb, Xp);
+    int rc = solve_once(F, nrhs, Xp);
     if (rc) return rc;
-    for (int j = 0; j < nrhs; j++)
-        memcpy(X + (size_t)j * ldx, R + (size_t)j * N, sizeof(double) * n);
-    double last = INFINITY;
+    double best = INFINITY;
+    int stalled = 0; // steps in a row that did not improve on best
     for (int it = 0;; it++) {
         load(n, N, nrhs, B, ldb, R);
-        cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, n, nrhs, n, -1.0,
-                    F->Ap, N, X, ldx, 1.0, R, N);
+        if ((rc = residual(F, nrhs, Xp, R))) return rc;
         double worst;
-        int c = converged(n, nrhs, R, N, X, ldx, cte, &worst);
+        int c = converged(n, nrhs, R, N, Xp, N, cte, &worst);
         rep->iterations = it;
-        if (c == 1)
-            return vacuous(n, nrhs, B, ldb, X, ldx, cte) ? HYLA_RBT_SINGULAR
-                                                         : 0;
-        // A step that does not reduce the scaled residual means growth
-        // in the factors beyond what refinement can repair: stop there.
-        if (c < 0 || it == F->max_iter || !(worst < last))
+        // A step that does not reduce the scaled residual means either a
+        // residual at the rounding level of its own computation in working
+        // precision (n u ||A|| ||x||: worst = sqrt(n)), where it cannot
+        // tell a better x, so x is accepted; or slow, erratic progress
+        // (growth in the factors), given STALL steps before it falls back.
+        int improved = worst < best;
+        if (c == 1 || (!improved && c == 0 && worst <= sqrt((double)n)))
+            return vacuous(n, nrhs, B, ldb, Xp, N, cte) ? HYLA_RBT_SINGULAR : 0;
+        stalled = improved ? 0 : stalled + 1;
+        if (improved) best = worst;
+        if (c < 0 || it == F->max_iter || stalled == STALL)
             return HYLA_RBT_NO_CONVERGENCE;
-        last = worst;
         if ((rc = solve_once(F, nrhs, R))) return rc;
-        for (int j = 0; j < nrhs; j++)
-            cblas_daxpy(n, 1.0, R + (size_t)j * N, 1, X + (size_t)j * ldx, 1);
+        for (size_t i = 0; i < size / sizeof(double); i++)
+            Xp[i] += R[i];
     }
 }
 
@@ -268,12 +328,19 @@ HYLA_EXPORT int hyla_drbt_solve(hyla_drbt_t *F, int nrhs, const double *B,
     if (!F->ipiv) {
         int why = HYLA_RBT_ZERO_PIVOT;
         if (!F->zero) {
-            double *R = malloc(sizeof(double) * (size_t)F->N * nrhs);
-            if (!R) return hyla_rt_error(HYLA_ERR_OUT_OF_MEMORY, "%s: no memory", r);
-            why = refine(F, nrhs, B, ldb, X, ldx, R, &rep);
-            free(R);
+            size_t size = (size_t)F->N * nrhs;
+            double *Xp = malloc(sizeof(double) * 2 * size);
+            if (!Xp)
+                return hyla_rt_error(HYLA_ERR_OUT_OF_MEMORY, "%s: no memory",
+                                     r);
+            why = refine(F, nrhs, B, ldb, Xp, Xp + size, &rep);
+            if (why == 0) // converged
+                for (int j = 0; j < nrhs; j++)
+                    memcpy(X + (size_t)j * ldx, Xp + (size_t)j * F->N,
+                           sizeof(double) * n);
+            free(Xp);
             if (why < 0) return why;
-            if (why == 0) goto done; // converged
+            if (why == 0) goto done;
         }
         if ((rc = fall_back(F, why))) return rc;
     }

@@ -36,3 +36,19 @@ void hyla_pddesc_to_lap(int uplo, const hyla_desc_t *A, double *Af, int lda,
             if (part >= 0) hyla_task_dtile_to_lap(&o, part, A, m, n, Af, lda);
         }
 }
+
+void hyla_pdlap_pad_to_desc(int na, const double *Af, int lda,
+                            const hyla_desc_t *A, double *sums, int parts,
+                            hyla_seq_t *seq)
+{
+    hyla_task_opts_t o = hyla_task_opts(seq);
+    int q = A->nt / parts;
+    for (int i = 0; i < A->nt; i++) {
+        int n = i / parts + (i % parts) * q;
+        o.priority = hyla_prio_panel(A->nt, i) + 2;
+        for (int m = 0; m < A->mt; m++)
+            hyla_task_dlap_pad_to_tile(&o, na, Af, lda, A, m, n,
+                                       sums + (size_t)n * A->m +
+                                           (size_t)m * A->nb);
+    }
+}

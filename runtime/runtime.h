@@ -148,6 +148,10 @@ int hyla_rt_initialized(void);
 const hyla_config_t *hyla_rt_config(void);
 
 int hyla_rt_desc_new(hyla_desc_t **A, hyla_dtype_t dtype, int m, int n, int nb);
+// Tiles without host memory: each lives where a task first writes it
+// (which must write it whole), and is dropped, not brought back, when A is
+// destroyed.
+int hyla_rt_desc_temp(hyla_desc_t **A, hyla_dtype_t dtype, int m, int n, int nb);
 int hyla_rt_pivots_create(hyla_pivots_t *P, int *ipiv, int npiv, int nb);
 void hyla_rt_pivots_destroy(hyla_pivots_t *P);
 

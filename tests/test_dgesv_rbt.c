@@ -170,12 +170,19 @@ static void split(int kind, int depth, int n, int nb, int seed)
         ok &= berr <= fmax(10 * reference(n, 5, A, n, B, n), 2.0);
         ok &= th_check(r1.fallback == r2.fallback,
                        "fall back %d then %d", r1.fallback, r2.fallback);
-        // The same seed through hyla_dgesv_rbt: the same first solution.
+        // The same seed through hyla_dgesv_rbt: the same first solution,
+        // to the bit on CPU workers; with GPUs the scheduler may run a
+        // task on either kind, whose roundings differ.
         memcpy(W, A, sizeof(double) * n * n);
         ok &= TH_STATUS(hyla_dgesv_rbt(n, 2, W, n, ipiv, B, n, Y, n, &o, NULL),
                         0);
-        ok &= th_check(!memcmp(X, Y, sizeof(double) * 2 * n),
-                       "factor + solve differs from gesv_rbt, same seed");
+        if (th_gpus())
+            ok &= th_check(hyla_check_dresid_solve('N', n, 2, A, n, Y, n, B,
+                                                   n) <= berr * 10 + 2,
+                           "gesv_rbt, same seed: a worse solution");
+        else
+            ok &= th_check(!memcmp(X, Y, sizeof(double) * 2 * n),
+                           "factor + solve differs from gesv_rbt, same seed");
     }
     hyla_drbt_destroy(F);
     char note[64];
@@ -320,7 +327,9 @@ int main(void)
     for (size_t i = 0; i < sizeof kn / sizeof kn[0]; i++)
         kernels(kn[i][0], kn[i][1], seed++);
 
-    static const int nbs[] = {4, 16};
+    // 160: tiles whose LU without pivoting recurses (CPU leaves of 16,
+    // GPU leaves of 64).
+    static const int nbs[] = {4, 16, 160};
     for (int ncpus = 1; ncpus <= 2; ncpus++)
         for (size_t b = 0; b < sizeof nbs / sizeof nbs[0]; b++) {
             int nb = nbs[b];
@@ -330,6 +339,9 @@ int main(void)
                 for (int k = 0; k < NKINDS; k++) {
                     int n = ns[s];
                     if (k == HILBERT && n > 10) continue; // singular in eps
+                    // Kahan's solutions grow as 1.36^n: past single's range
+                    // from n = 288.
+                    if (k == KAHAN && n > 200) continue;
                     // dsgesv's stopping rule (eps sqrt(n) ||A|| ||x||) is
                     // within the rounding of one product at the smallest
                     // orders: there a fall back may happen.
