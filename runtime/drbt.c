@@ -81,9 +81,10 @@ static double norm_inf(int n, int N, int nt, const double *sums)
     return m;
 }
 
-// The tiles of A (padded), its norm, and the LU of its randomized copy;
-// all in one graph: the copy, randomization and factorization of a tile
-// column start as soon as it is in.
+// The tiles of A (padded), its norm, and the LU of its randomized copy,
+// in one graph: A comes in by the groups of tile columns that the
+// butterflies mix, and the randomization and LU of a group start once it
+// is in.
 static int factor(hyla_drbt_t *F, const double *A, int lda,
                   unsigned long long seed)
 {
