@@ -31,9 +31,7 @@ static void cl_dgetrf_nopiv_cuda(void *buffers[], void *cl_arg)
     int rc = hyla_cuda_dgetrf_nopiv(c.handle, HYLA_TILE_ROWS(buffers[0]),
                                     HYLA_TILE_PTR(buffers[0]),
                                     HYLA_TILE_LD(buffers[0]), word, a->col0);
-    rc = hyla_cl_cuda_end(&c, rc);
-    if (!rc) rc = hyla_cl_cuda_report_info(a->seq, word);
-    if (rc) hyla_rt_seq_fail(a->seq, rc);
+    hyla_cl_cuda_end_info(&c, rc, a->seq, word);
 }
 #endif
 

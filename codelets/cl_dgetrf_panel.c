@@ -98,9 +98,7 @@ static void cl_dgetrf_panel_cuda(void *buffers[], void *cl_arg)
                                     P.ld, dipiv, a->row0, word, work,
                                     hyla_rt_config()->gpu_reserved_sms,
                                     hyla_rt_config()->gpu_panel_rows);
-    rc = hyla_cl_cuda_end(&c, rc);
-    if (!rc) rc = hyla_cl_cuda_report_info(a->seq, word);
-    if (rc) hyla_rt_seq_fail(a->seq, rc);
+    hyla_cl_cuda_end_info(&c, rc, a->seq, word);
 }
 #endif
 

@@ -37,13 +37,14 @@ int hyla_cl_cuda_end(const hyla_cl_cuda_t *c, int rc);
 
 // A failure is found on the GPU after the codelet has returned (the work
 // is asynchronous).  Kernels write it into a word of mapped host memory,
-// one per CUDA worker (NULL if it cannot be had), 0 between tasks; after
-// hyla_cl_cuda_end, hyla_cl_cuda_report_info queues a host function
-// behind the work on the StarPU stream that reports a non-zero word to
-// seq as info and resets it, before the task counts as done.  0 or a
-// hyla status.
+// one per CUDA worker (NULL if it cannot be had), 0 between tasks.
+// hyla_cl_cuda_end_info ends the codelet as hyla_cl_cuda_end, then queues
+// a host function behind the work on the StarPU stream that reports a
+// non-zero word to seq as info and resets it, before the task counts as
+// done; rc, or a failure to do so, fails seq.
 int *hyla_cl_cuda_info_word(void);
-int hyla_cl_cuda_report_info(hyla_seq_t *seq, int *word);
+void hyla_cl_cuda_end_info(const hyla_cl_cuda_t *c, int rc, hyla_seq_t *seq,
+                           int *word);
 
 // Device memory of `bytes` (at most 1 MiB) per CUDA worker, zero when
 // first given, kept for the process; NULL if it cannot be had.

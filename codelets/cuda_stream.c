@@ -94,7 +94,7 @@ static void report_info(void *arg)
     free(r);
 }
 
-int hyla_cl_cuda_report_info(hyla_seq_t *seq, int *word)
+static int report_info_after(hyla_seq_t *seq, int *word)
 {
     struct info_report *r = malloc(sizeof *r);
     if (!r) return HYLA_ERR_OUT_OF_MEMORY;
@@ -138,6 +138,14 @@ int hyla_cl_cuda_end(const hyla_cl_cuda_t *c, int rc)
     if (cublasSetStream(c->handle, local) != CUBLAS_STATUS_SUCCESS)
         join = HYLA_ERR_CUBLAS;
     return rc ? rc : join;
+}
+
+void hyla_cl_cuda_end_info(const hyla_cl_cuda_t *c, int rc, hyla_seq_t *seq,
+                           int *word)
+{
+    rc = hyla_cl_cuda_end(c, rc);
+    if (!rc) rc = report_info_after(seq, word);
+    if (rc) hyla_rt_seq_fail(seq, rc);
 }
 
 #endif

@@ -278,7 +278,7 @@ static int refine(hyla_drbt_t *F, int nrhs, const double *B, int ldb,
                   double *Xp, double *R, hyla_rbt_report_t *rep)
 {
     int n = F->n, N = F->N;
-    size_t size = sizeof(double) * N * nrhs;
+    size_t count = (size_t)N * nrhs;
     double cte = F->anrm * (DBL_EPSILON / 2) * sqrt((double)n);
     load(n, N, nrhs, B, ldb, Xp);
     int rc = solve_once(F, nrhs, Xp);
@@ -304,7 +304,7 @@ static int refine(hyla_drbt_t *F, int nrhs, const double *B, int ldb,
         if (c < 0 || it == F->max_iter || stalled == STALL)
             return HYLA_RBT_NO_CONVERGENCE;
         if ((rc = solve_once(F, nrhs, R))) return rc;
-        for (size_t i = 0; i < size / sizeof(double); i++)
+        for (size_t i = 0; i < count; i++)
             Xp[i] += R[i];
     }
 }
