@@ -4,12 +4,26 @@
 #include "algorithms_d.h"
 #include "cpu_d.h"
 
+#include <cblas.h>
 #include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-enum { DEFAULT_DEPTH = 2, MAX_DEPTH = 4, DEFAULT_ITER = 30, STALL = 3 };
+// Refinement: at most RESTART GMRES steps per correction, aiming at
+// MARGIN times below the stopping rule but at most INNER_FLOOR below the
+// residual (the products by A round in working precision: GMRES's
+// estimate of a smaller residual is not to be trusted); STALL corrections
+// in a row without progress end it.
+enum {
+    DEFAULT_DEPTH = 2,
+    MAX_DEPTH = 4,
+    DEFAULT_ITER = 30,
+    RESTART = 10,
+    MARGIN = 4,
+    STALL = 3
+};
+static const double INNER_FLOOR = 0.3;
 
 struct hyla_drbt {
     int n, N, depth, max_iter;
@@ -170,9 +184,10 @@ static int solve_once(const hyla_drbt_t *F, int nrhs, double *R)
     return rc;
 }
 
-// R = R - A X for N-by-nrhs R and X (column-major, leading dimension N),
-// on the tiles of A, where they are.
-static int residual(const hyla_drbt_t *F, int nrhs, const double *X, double *R)
+// R = alpha A X + beta R for N-by-nrhs R and X (column-major, leading
+// dimension N), on the tiles of A, where they are.
+static int product(const hyla_drbt_t *F, int nrhs, double alpha,
+                   const double *X, double beta, double *R)
 {
     hyla_desc_t *Xt = NULL, *Rt = NULL;
     int nb = F->A->nb;
@@ -183,7 +198,7 @@ static int residual(const hyla_drbt_t *F, int nrhs, const double *X, double *R)
         hyla_rt_seq_init(&seq, 0);
         hyla_pdlap_to_desc(HYLA_FULL, X, F->N, Xt, &seq);
         hyla_pdlap_to_desc(HYLA_FULL, R, F->N, Rt, &seq);
-        hyla_pdgemm(-1.0, F->A, Xt, 1.0, Rt, &seq);
+        hyla_pdgemm(alpha, F->A, Xt, beta, Rt, &seq);
         hyla_pddesc_to_lap(HYLA_FULL, Rt, R, F->N, &seq);
         rc = hyla_rt_seq_wait(&seq);
     }
@@ -213,32 +228,34 @@ static double col_max(int n, const double *X, int ldx, int j)
 }
 
 // dsgesv's stopping rule: ||r||_inf <= ||x||_inf cte for every column,
-// i.e. *worst = max ||r||_inf / (||x||_inf cte) <= 1.  1: met; 0: not
-// yet; -1: a residual is not finite (no step can help).
+// i.e. *worst = max q_j <= 1, q_j = ||r_j||_inf / (||x_j||_inf cte).
+// 1: met; 0: not yet; -1: a residual is not finite (no step can help).
 static int converged(int n, int nrhs, const double *R, int ldr,
-                     const double *X, int ldx, double cte, double *worst)
+                     const double *X, int ldx, double cte, double *worst,
+                     double *q)
 {
     *worst = 0;
     for (int j = 0; j < nrhs; j++) {
         double rn = col_max(n, R, ldr, j);
         if (!isfinite(rn)) return -1;
-        double q = rn == 0 ? 0 : rn / (col_max(n, X, ldx, j) * cte);
-        if (q > *worst) *worst = q;
+        q[j] = rn == 0 ? 0 : rn / (col_max(n, X, ldx, j) * cte);
+        if (q[j] > *worst) *worst = q[j];
     }
     return *worst <= 1;
 }
 
-// Whether the stopping rule says nothing for some column: 10 ||x||_inf
-// cte > ||b||_inf, where even x = 0 (residual b) would nearly pass it.
-// Then cond(A) is about 1 / (eps sqrt(n)) or more: an exactly singular A
-// gives such an x (the pivots of LU without pivoting of the randomized A
-// are rounding errors rather than zeros), where partial pivoting reports
-// the zero pivot as LAPACK does.
-static int vacuous(int n, int nrhs, const double *B, int ldb, const double *X,
-                   int ldx, double cte)
+// Whether A is singular to working precision: ||A||_inf ||x||_inf /
+// ||b||_inf, a lower bound of cond_inf(A), above 1 / (20 u) for some
+// column (LAPACK's gesvx says so where rcond < eps).  An exactly singular
+// A gives such an x with a small residual, the pivots of LU without
+// pivoting of the randomized A being rounding errors rather than zeros;
+// partial pivoting then reports the zero pivot as LAPACK does.
+static int singular(int n, int nrhs, const double *B, int ldb, const double *X,
+                    int ldx, double anrm)
 {
     for (int j = 0; j < nrhs; j++)
-        if (10 * col_max(n, X, ldx, j) * cte > col_max(n, B, ldb, j))
+        if (20 * col_max(n, X, ldx, j) * anrm * (DBL_EPSILON / 2) >
+            col_max(n, B, ldb, j))
             return 1;
     return 0;
 }
@@ -271,42 +288,203 @@ static int fall_back(hyla_drbt_t *F, hyla_rbt_fallback_t why)
     return 0;
 }
 
+// The Krylov space of a correction, for each right-hand side j: the
+// basis V (vector i of every column: the N-by-nrhs block V + i N nrhs),
+// the Hessenberg matrix H_j ((m + 1)-by-m, by columns) reduced by Givens
+// rotations (cs, sn), the rotated right side g_j, and beta_j, the norm of
+// the first vector; tol_j, how much the correction should reduce it;
+// q_j, column j's residual against the stopping rule (converged()).
+typedef struct {
+    int m, nrhs, N;
+    double *V, *H, *cs, *sn, *g, *beta, *tol, *q;
+    int *len;  // basis vectors in the correction of column j
+    int *live; // whether column j goes on
+} krylov_t;
+
+static void krylov_free(krylov_t *K)
+{
+    free(K->V);
+    free(K->H);
+    free(K->cs);
+}
+
+// m = RESTART basis vectors, fewer where more right-hand sides than
+// N / RESTART: the basis stays within the size of A.
+static int krylov_new(krylov_t *K, int N, int nrhs)
+{
+    int m = N / nrhs - 1;
+    K->m = m < 1 ? 1 : m > RESTART ? RESTART : m;
+    K->nrhs = nrhs;
+    K->N = N;
+    size_t r = (size_t)K->m + 1;
+    K->V = malloc(sizeof(double) * r * N * nrhs);
+    K->H = malloc(sizeof(double) * r * K->m * nrhs);
+    // cs, sn (m each), g (m + 1), beta, tol, q by column, then len, live.
+    K->cs = malloc((sizeof(double) * (3 * r + 2) + 2 * sizeof(int)) * nrhs);
+    K->sn = K->cs + (size_t)K->m * nrhs;
+    K->g = K->sn + (size_t)K->m * nrhs;
+    K->beta = K->g + r * nrhs;
+    K->tol = K->beta + nrhs;
+    K->q = K->tol + nrhs;
+    K->len = (int *)(K->q + nrhs);
+    K->live = K->len + nrhs;
+    if (K->V && K->H && K->cs) return 0;
+    krylov_free(K);
+    return HYLA_ERR_OUT_OF_MEMORY;
+}
+
+// Step k of GMRES for column j, whose new vector w = M^-1 A v_k is in V
+// block k + 1: orthogonalize it against the basis (modified Gram-Schmidt),
+// rotate the new column of H into upper triangular form, and return the
+// residual norm of the least-squares problem (-1: the basis cannot grow).
+static double arnoldi(krylov_t *K, int j, int k)
+{
+    size_t Nn = (size_t)K->N * K->nrhs;
+    double *w = K->V + (k + 1) * Nn + (size_t)j * K->N;
+    double *h = K->H + ((size_t)j * K->m + k) * (K->m + 1);
+    double *cs = K->cs + (size_t)j * K->m, *sn = K->sn + (size_t)j * K->m;
+    double *g = K->g + (size_t)j * (K->m + 1);
+    for (int i = 0; i <= k; i++) {
+        const double *v = K->V + i * Nn + (size_t)j * K->N;
+        h[i] = cblas_ddot(K->N, w, 1, v, 1);
+        cblas_daxpy(K->N, -h[i], v, 1, w, 1);
+    }
+    h[k + 1] = cblas_dnrm2(K->N, w, 1);
+    if (h[k + 1] > 0) cblas_dscal(K->N, 1 / h[k + 1], w, 1);
+    for (int i = 0; i < k; i++) {
+        double t = cs[i] * h[i] + sn[i] * h[i + 1];
+        h[i + 1] = cs[i] * h[i + 1] - sn[i] * h[i];
+        h[i] = t;
+    }
+    double r = hypot(h[k], h[k + 1]);
+    if (!(r > 0)) return -1; // also a NaN
+    cs[k] = h[k] / r;
+    sn[k] = h[k + 1] / r;
+    h[k] = r;
+    h[k + 1] = 0;
+    g[k + 1] = -sn[k] * g[k];
+    g[k] = cs[k] * g[k];
+    K->len[j] = k + 1;
+    return fabs(g[k + 1]);
+}
+
+// X += the correction of column j: sum of y_i v_i over its basis, where
+// H y = g (upper triangular after the rotations).
+static void correct(krylov_t *K, int j, double *X)
+{
+    int len = K->len[j];
+    size_t Nn = (size_t)K->N * K->nrhs;
+    const double *H = K->H + (size_t)j * K->m * (K->m + 1);
+    double *y = K->g + (size_t)j * (K->m + 1);
+    for (int i = len - 1; i >= 0; i--) {
+        for (int l = i + 1; l < len; l++)
+            y[i] -= H[(size_t)l * (K->m + 1) + i] * y[l];
+        y[i] /= H[(size_t)i * (K->m + 1) + i];
+    }
+    for (int i = 0; i < len; i++)
+        cblas_daxpy(K->N, y[i], K->V + i * Nn + (size_t)j * K->N, 1,
+                    X + (size_t)j * K->N, 1);
+}
+
+// One correction of X from the residual R (overwritten), M = the
+// randomized LU: z = M^-1 R, then up to `steps` steps of GMRES on
+// M^-1 A d = z (GMRES-based refinement), each one product by A and one
+// solve, all columns together.  Column j stops where its preconditioned
+// residual fell by tol_j = max(1 / (MARGIN q_j), INNER_FLOOR); a column
+// that took no step gets d = z, plain refinement's.  *used counts the
+// solves against budget.
+static int correction(const hyla_drbt_t *F, krylov_t *K, int steps,
+                      const double *q, double *R, double *X, int budget,
+                      int *used)
+{
+    int N = K->N, nrhs = K->nrhs, rc;
+    size_t Nn = (size_t)N * nrhs;
+    if ((rc = solve_once(F, nrhs, R))) return rc;
+    ++*used;
+    memcpy(K->V, R, sizeof(double) * Nn);
+    int active = 0;
+    for (int j = 0; j < nrhs; j++) {
+        double *v = K->V + (size_t)j * N;
+        double b = cblas_dnrm2(N, v, 1);
+        K->beta[j] = b;
+        K->g[(size_t)j * (K->m + 1)] = b;
+        K->tol[j] = fmax(1 / (MARGIN * q[j]), INNER_FLOOR);
+        K->len[j] = 0;
+        // b = 0: nothing to correct; not finite: nothing to trust.
+        K->live[j] = b > 0 && isfinite(b);
+        if (K->live[j]) cblas_dscal(N, 1 / b, v, 1);
+        active |= K->live[j];
+    }
+    for (int k = 0; k < steps && active && *used < budget; k++) {
+        double *v = K->V + k * Nn, *w = v + Nn;
+        if ((rc = product(F, nrhs, 1.0, v, 0.0, w)) ||
+            (rc = solve_once(F, nrhs, w)))
+            return rc;
+        ++*used;
+        active = 0;
+        for (int j = 0; j < nrhs; j++)
+            if (K->live[j]) {
+                double res = arnoldi(K, j, k);
+                K->live[j] = res > K->tol[j] * K->beta[j];
+                active |= K->live[j];
+            }
+    }
+    for (int j = 0; j < nrhs; j++) {
+        double *x = X + (size_t)j * N;
+        if (K->len[j] > 0)
+            correct(K, j, X);
+        else if (K->beta[j] > 0 && isfinite(K->beta[j]))
+            cblas_daxpy(N, 1.0, R + (size_t)j * N, 1, x, 1);
+    }
+    return 0;
+}
+
 // Refinement from Xp = the RBT solution (Xp and R N-by-nrhs, leading
 // dimension N): 0 when it converged, else why it falls back (or a failure
-// status < 0).
+// status < 0).  Plain refinement (x += M^-1 r) while each correction
+// halves the residual; GMRES corrections from the first that does not.
 static int refine(hyla_drbt_t *F, int nrhs, const double *B, int ldb,
                   double *Xp, double *R, hyla_rbt_report_t *rep)
 {
     int n = F->n, N = F->N;
-    size_t count = (size_t)N * nrhs;
     double cte = F->anrm * (DBL_EPSILON / 2) * sqrt((double)n);
     load(n, N, nrhs, B, ldb, Xp);
     int rc = solve_once(F, nrhs, Xp);
-    if (rc) return rc;
-    double best = INFINITY;
-    int stalled = 0; // steps in a row that did not improve on best
-    for (int it = 0;; it++) {
+    krylov_t K;
+    if (rc || (rc = krylov_new(&K, N, nrhs))) return rc;
+    double best = INFINITY, last = INFINITY;
+    int stalled = 0; // corrections in a row that did not improve on best
+    int used = 0, steps = 0;
+    for (;;) {
         load(n, N, nrhs, B, ldb, R);
-        if ((rc = residual(F, nrhs, Xp, R))) return rc;
+        if ((rc = product(F, nrhs, -1.0, Xp, 1.0, R))) break;
         double worst;
-        int c = converged(n, nrhs, R, N, Xp, N, cte, &worst);
-        rep->iterations = it;
-        // A step that does not reduce the scaled residual means either a
-        // residual at the rounding level of its own computation in working
-        // precision (n u ||A|| ||x||: worst = sqrt(n)), where it cannot
-        // tell a better x, so x is accepted; or slow, erratic progress
-        // (growth in the factors), given STALL steps before it falls back.
+        int c = converged(n, nrhs, R, N, Xp, N, cte, &worst, K.q);
+        rep->iterations = used;
+        // A correction that does not reduce the scaled residual means
+        // either a residual at the rounding level of its own computation
+        // in working precision (n u ||A|| ||x||: worst = sqrt(n)), where it
+        // cannot tell a better x, so x is accepted; or erratic progress,
+        // given STALL corrections before it falls back.
         int improved = worst < best;
-        if (c == 1 || (!improved && c == 0 && worst <= sqrt((double)n)))
-            return vacuous(n, nrhs, B, ldb, Xp, N, cte) ? HYLA_RBT_SINGULAR : 0;
+        if (c == 1 || (!improved && c == 0 && worst <= sqrt((double)n))) {
+            rc = singular(n, nrhs, B, ldb, Xp, N, F->anrm) ? HYLA_RBT_SINGULAR
+                                                            : 0;
+            break;
+        }
         stalled = improved ? 0 : stalled + 1;
         if (improved) best = worst;
-        if (c < 0 || it == F->max_iter || stalled == STALL)
-            return HYLA_RBT_NO_CONVERGENCE;
-        if ((rc = solve_once(F, nrhs, R))) return rc;
-        for (size_t i = 0; i < count; i++)
-            Xp[i] += R[i];
+        if (c < 0 || used >= F->max_iter || stalled == STALL) {
+            rc = HYLA_RBT_NO_CONVERGENCE;
+            break;
+        }
+        if (worst > last / 2) steps = K.m;
+        last = worst;
+        if ((rc = correction(F, &K, steps, K.q, R, Xp, F->max_iter, &used)))
+            break;
     }
+    krylov_free(&K);
+    return rc;
 }
 
 HYLA_EXPORT int hyla_drbt_solve(hyla_drbt_t *F, int nrhs, const double *B,

@@ -24,7 +24,7 @@ import sys
 # Operation names that follow the precision letter.  A new precision-dependent
 # routine or kernel name is added here.
 OPS = """
-    asum axpy batch copy desc dot gemm gemv geqrf ger gesv getf2 getrf getri getrs lacpy
+    asum axpy batch copy desc dot gecon gemm gemv geqrf ger gesv getf2 getrf getri getrs lacpy
     lamch lange lansy lap laswp larnv laset lauum nrm2 potf2 potrf potrs posv
     scal swap syrk tile trmm trsm trsv trtri plrnt plgsy layout check resid
     panel gen solve symv trmv ref hyla blas cusolver rbt

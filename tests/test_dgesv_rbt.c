@@ -22,7 +22,7 @@
 //    matrices with a zero or a tiny leading minor, depths 0-4, several
 //    tile sizes and worker counts;
 //  - no fall back on the random, dominant and zero-minor matrices with
-//    butterflies; the fall back (zero pivot, no convergence) without them,
+//    butterflies where cond_inf(A) n eps <= 0.1; the fall back (zero pivot, no convergence) without them,
 //    where LU without pivoting fails; A unchanged unless it fell back, then
 //    holding LU factors that pass getrf's residual;
 //  - a singular A gives LAPACKE's info; the same seed gives the same X;
@@ -57,9 +57,10 @@ static void gen(int kind, int n, double *A, int lda, int seed)
     if (kind == TINY_MINOR) A[0] = 1e-30;
 }
 
-// LAPACKE_dgesv's backward error on the same system.
+// LAPACKE_dgesv's backward error on the same system, and LAPACK's
+// estimate of cond_inf(A) n eps in *knu (NULL: not wanted).
 static double reference(int n, int nrhs, const double *A, int lda,
-                        const double *B, int ldb)
+                        const double *B, int ldb, double *knu)
 {
     double *F = alloc(n, n), *X = alloc(n, nrhs);
     int *ipiv = malloc(sizeof(int) * n);
@@ -68,18 +69,31 @@ static double reference(int n, int nrhs, const double *A, int lda,
     int info = LAPACKE_dgesv(LAPACK_COL_MAJOR, n, nrhs, F, n, ipiv, X, n);
     double r = info ? NAN : hyla_check_dresid_solve('N', n, nrhs, A, lda, X, n,
                                                     B, ldb);
+    if (knu) {
+        double anorm = LAPACKE_dlange(LAPACK_COL_MAJOR, 'I', n, n, A, lda);
+        double rcond = 0;
+        if (!info)
+            LAPACKE_dgecon(LAPACK_COL_MAJOR, 'I', n, F, n, anorm, &rcond);
+        *knu = rcond > 0 ? n * DBL_EPSILON / rcond : INFINITY;
+    }
     free(F);
     free(X);
     free(ipiv);
     return r;
 }
 
-// The fall back a case expects, besides hyla_rbt_fallback_t's.
-enum { ANY = -1, SOME = -2 };
+// The fall back a case expects, besides hyla_rbt_fallback_t's.  WELL:
+// none where cond_inf(A) n eps <= WELL_KNU, else any.  The refinement's
+// contraction grows with cond(A) eps times the growth in the factors;
+// single-precision random matrices of order 640 and more, at cond(A) n
+// eps of 1 to 1000, fall back at times.
+enum { ANY = -1, SOME = -2, WELL = -3 };
+static const double WELL_KNU = 0.1;
 
-// One solve by hyla_dgesv_rbt; want: the fall back expected.
-static void run(int kind, int n, int nrhs, int nb, int depth, int want,
-                int seed)
+// One solve by hyla_dgesv_rbt; want: the fall back expected; at most
+// max_iter refinement steps (-1: the default, 30).
+static void run(int kind, int n, int nrhs, int nb, int depth, int max_iter,
+                int want, int seed)
 {
     int lda = n + 2, ldb = n + 1, ldx = n + 3;
     double *A = alloc(lda, n), *A0 = alloc(lda, n);
@@ -90,6 +104,7 @@ static void run(int kind, int n, int nrhs, int nb, int depth, int want,
     memcpy(A0, A, sizeof(double) * (size_t)lda * (n > 0 ? n : 1));
     hyla_rbt_opts_t o = HYLA_RBT_OPTS_DEFAULT;
     o.depth = depth;
+    o.max_iter = max_iter;
     o.seed = (unsigned long long)seed;
     hyla_rbt_report_t rep = {-1, -1, -1};
     th_tic();
@@ -97,10 +112,16 @@ static void run(int kind, int n, int nrhs, int nb, int depth, int want,
     double t = th_toc();
     double berr = rc ? NAN : hyla_check_dresid_solve('N', n, nrhs, A0, lda, X,
                                                      ldx, B, ldb);
-    double ref = n && nrhs ? reference(n, nrhs, A0, lda, B, ldb) : 0;
+    double knu = 0;
+    double ref = n && nrhs ? reference(n, nrhs, A0, lda, B, ldb, &knu) : 0;
+    if (want == WELL) want = knu <= WELL_KNU ? HYLA_RBT_NONE : ANY;
     int ok = rc == 0 && berr <= fmax(10 * ref, 2.0);
     ok &= want == ANY || (want == SOME && rep.fallback != HYLA_RBT_NONE) ||
           (int)rep.fallback == want;
+    ok &= th_check(rep.iterations >= 0 &&
+                       rep.iterations <= (max_iter < 0 ? 30 : max_iter),
+                   "%d refinement steps, max_iter %d", rep.iterations,
+                   max_iter);
     // A unchanged, or LU factors after a fall back.
     if (rep.fallback == HYLA_RBT_NONE)
         ok &= th_check(!memcmp(A, A0, sizeof(double) * (size_t)lda * n),
@@ -109,10 +130,10 @@ static void run(int kind, int n, int nrhs, int nb, int depth, int want,
         ok &= th_check(hyla_check_dresid_getrf(n, n, A0, lda, A, lda, ipiv) <=
                            HYLA_CHECK_TOL,
                        "A after the fall back is not its LU factors");
-    char note[96];
-    snprintf(note, sizeof note, "%s d=%d nrhs=%d it=%d fb=%d ref=%.2g",
+    char note[112];
+    snprintf(note, sizeof note, "%s d=%d nrhs=%d it=%d fb=%d ref=%.2g knu=%.2g",
              kind_names[kind], depth, nrhs, rep.iterations, (int)rep.fallback,
-             ref);
+             ref, knu);
     th_row("dgesv_rbt", n, n, nb, t, 2.0 * n * n * n / 3, berr, ok, note);
     free(A);
     free(A0);
@@ -167,7 +188,7 @@ static void split(int kind, int depth, int n, int nb, int seed)
         ok &= TH_STATUS(hyla_drbt_solve(F, 3, B + 2 * n, n, X + 2 * n, n, &r2),
                         0);
         berr = hyla_check_dresid_solve('N', n, 5, A, n, X, n, B, n);
-        ok &= berr <= fmax(10 * reference(n, 5, A, n, B, n), 2.0);
+        ok &= berr <= fmax(10 * reference(n, 5, A, n, B, n, NULL), 2.0);
         ok &= th_check(r1.fallback == r2.fallback,
                        "fall back %d then %d", r1.fallback, r2.fallback);
         // The same seed through hyla_dgesv_rbt: the same first solution,
@@ -347,9 +368,9 @@ int main(void)
                     // orders: there a fall back may happen.
                     int want = n >= 7 && (k == RANDOM || k == DOMINANT ||
                                           k == ZERO_MINOR)
-                                   ? HYLA_RBT_NONE
+                                   ? WELL
                                    : ANY;
-                    run(k, n, 1 + (int)s % 3, nb, 2, want, seed++);
+                    run(k, n, 1 + (int)s % 3, nb, 2, -1, want, seed++);
                 }
             if (ncpus == 2) {
                 bad_args();
@@ -357,9 +378,13 @@ int main(void)
                 // pivoting falls back where a leading minor is zero or
                 // tiny.
                 for (int d = 0; d <= 4; d++)
-                    run(RANDOM, 50, 2, nb, d, HYLA_RBT_NONE, seed++);
-                run(ZERO_MINOR, 50, 2, nb, 0, HYLA_RBT_ZERO_PIVOT, seed++);
-                run(TINY_MINOR, 50, 2, nb, 0, SOME, seed++);
+                    run(RANDOM, 50, 2, nb, d, -1, WELL, seed++);
+                run(ZERO_MINOR, 50, 2, nb, 0, -1, HYLA_RBT_ZERO_PIVOT, seed++);
+                run(TINY_MINOR, 50, 2, nb, 0, -1, SOME, seed++);
+                // A budget of 0 and 1 steps: the first solution, then one
+                // correction, or the fall back.
+                run(RANDOM, 129, 3, nb, 2, 0, ANY, seed++);
+                run(RANDOM, 129, 3, nb, 2, 1, ANY, seed++);
                 singular(37, nb, 0, seed++);
                 singular(37, nb, 20, seed++);
                 split(RANDOM, 2, 45, nb, seed++);

@@ -103,8 +103,9 @@ typedef struct hyla_rbt_opts {
                                   LU without pivoting of A itself */
     unsigned long long seed; /**< seed of the butterflies' generator: the
                                   same seed gives the same butterflies */
-    int max_iter;            /**< refinement steps before the fall back to
-                                  partial pivoting, >= 0; -1: 30 */
+    int max_iter;            /**< refinement steps (products by A and
+                                  solves) before the fall back to partial
+                                  pivoting, >= 0; -1: 30 */
 } hyla_rbt_opts_t;
 
 #define HYLA_RBT_OPTS_DEFAULT {-1, 0x68796c61ULL, -1}
@@ -117,14 +118,15 @@ typedef enum hyla_rbt_fallback {
                                       stopping rule in max_iter steps, or a
                                       step did not reduce the residual */
     HYLA_RBT_SINGULAR = 3        /**< A is singular to working precision:
-                                      the stopping rule could not tell x
-                                      from 0 (10 ||x|| ||A|| eps n^(1/2) >
-                                      ||b|| for a column) */
+                                      ||A|| ||x|| / ||b|| > 1 / (10 eps)
+                                      for a column (infinity norms) */
 } hyla_rbt_fallback_t;
 
 /** What an RBT solve did. */
 typedef struct hyla_rbt_report {
-    int iterations;                /**< refinement steps taken */
+    int iterations;                /**< refinement steps taken (GMRES
+                                        steps: one product by A and one
+                                        solve each) */
     hyla_rbt_fallback_t fallback; /**< whether, and why, it fell back */
     int zero_pivot;                /**< with HYLA_RBT_ZERO_PIVOT: the column
                                         (1-based) of the zero pivot */
