@@ -28,6 +28,7 @@ typedef struct bench_result {
     int info;               // status of the last run
     double gpu_j, cpu_j;    // joules of one timed run (--energy), or -1
     int rbt_iter;           // gesv_rbt: refinement steps of the last run
+    int rbt_fallback;       // and its hyla_rbt_fallback_t (-1: not gesv_rbt)
 } bench_result_t;
 
 // Floating-point operations of a case (LAPACK's counts).

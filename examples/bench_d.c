@@ -26,6 +26,7 @@ static int routine_id(const char *name)
 typedef struct {
     int id, m, n, nrhs;
     int rbt_depth, rbt_iter; // gesv_rbt's depth (-1: default), steps
+    int rbt_fallback;        // and why it fell back (-1: not run)
     int on_gpu;      // tiles placed on the GPUs before the timed call
     int ref_gpus;    // GPUs of the cuSolverMg reference
     double *A0, *B0; // originals
@@ -54,6 +55,7 @@ static int input_make(const bench_case_t *c, input_t *in)
     in->on_gpu = c->on_gpu;
     in->rbt_depth = c->rbt_depth;
     in->rbt_iter = -1;
+    in->rbt_fallback = -1;
     in->ref_gpus = c->ref_gpus;
     int n = in->n = c->n;
     int m = in->m = in->id == GETRF && c->m > 0 ? c->m : n;
@@ -176,6 +178,7 @@ static int run_rbt(input_t *in)
     int rc = hyla_dgesv_rbt(n, in->nrhs, in->A, n, in->ipiv, in->B, n, in->X,
                             n, &opts, &rep);
     in->rbt_iter = rep.iterations;
+    in->rbt_fallback = (int)rep.fallback;
     memcpy(in->B, in->X, sizeof(double) * n * in->nrhs);
     if (rep.fallback != HYLA_RBT_NONE)
         fprintf(stderr, "hyla-bench: dgesv_rbt n=%d fell back (%d) after %d "
@@ -255,6 +258,7 @@ static int measure(const bench_case_t *c, int hyla, bench_result_t *r)
     energy_per_call(&r->gpu_j, &r->cpu_j);
     r->resid = c->check && r->info == 0 ? residual(&in) : -1.0;
     r->rbt_iter = in.rbt_iter;
+    r->rbt_fallback = in.rbt_fallback;
     if (hyla && c->trace) {
         // One more run, recorded.
         input_reset(&in);

@@ -57,6 +57,7 @@ static const char usage[] =
     "                      (default: hyla's, 256)\n"
     "      --rbt-depth D   butterfly depth of gesv_rbt, 0 to 4 (default:\n"
     "                      hyla's, 2)\n"
+    "      --seed S        seed of the matrices (default 1)\n"
     "      --trace FILE    after the timed runs, trace one more hyla run of\n"
     "                      each case into FILE (Chrome/Perfetto JSON; the\n"
     "                      last case wins); scripts/trace_svg.py draws it\n"
@@ -75,7 +76,7 @@ static const char usage[] =
 
 typedef struct {
     char *routines, *sizes, *precs, *csv, *ref_name, *trace;
-    int m, nrhs, repeat, check, ref, tile, on_gpu, energy, rbt_depth;
+    int m, nrhs, repeat, check, ref, tile, on_gpu, energy, rbt_depth, seed;
     hyla_config_t cfg;
 } options_t;
 
@@ -139,7 +140,8 @@ static void parse(int argc, char **argv, options_t *o)
         RESERVE,
         PANELROWS,
         ENERGY,
-        RBTDEPTH
+        RBTDEPTH,
+        SEED
     };
     static const struct option longs[] = {
         {"routine", required_argument, 0, 'r'},
@@ -169,6 +171,7 @@ static void parse(int argc, char **argv, options_t *o)
         {"panel-rows", required_argument, 0, PANELROWS},
         {"energy", no_argument, 0, ENERGY},
         {"rbt-depth", required_argument, 0, RBTDEPTH},
+        {"seed", required_argument, 0, SEED},
         {"help", no_argument, 0, 'h'},
         {0, 0, 0, 0}};
     *o = (options_t){.routines = "getrf,potrf",
@@ -178,7 +181,8 @@ static void parse(int argc, char **argv, options_t *o)
                      .repeat = 3,
                      .check = 1,
                      .ref = 1,
-                     .rbt_depth = -1};
+                     .rbt_depth = -1,
+                     .seed = 1};
     if (hyla_config_init(&o->cfg)) {
         fprintf(stderr, "hyla-bench: %s\n", hyla_error_detail());
         exit(2);
@@ -229,6 +233,7 @@ static void parse(int argc, char **argv, options_t *o)
         case RBTDEPTH:
             o->rbt_depth = parse_int(optarg, "--rbt-depth", 0);
             break;
+        case SEED: o->seed = parse_int(optarg, "--seed", 0); break;
         case PANEL:
             o->cfg.panel_threads = parse_int(optarg, "--panel-threads", 1);
             break;
@@ -323,7 +328,8 @@ int main(int argc, char **argv)
                      "hyla_gflops,ref,ref_s_min,ref_s_median,ref_gflops,"
                      "ratio,residual,status,gpu_streams,mapping,trsm_inv,"
                      "reserved_sms,panel_rows,hyla_gpu_j,hyla_cpu_j,"
-                     "ref_gpu_j,ref_cpu_j,rbt_depth,rbt_iter\n");
+                     "ref_gpu_j,ref_cpu_j,rbt_depth,rbt_iter,seed,"
+                     "rbt_fallback\n");
     printf("%-6s %4s %6s %5s %3s %4s %9s %9s %8s | %9s %8s | %6s %9s  %s\n",
            "routine", "prec", "m|n", "nb", "la", "ncpu", "hyla_s", "median",
            "GFLOP/s", "ref_s", "GFLOP/s", "ratio", "residual", "status");
@@ -357,9 +363,9 @@ int main(int argc, char **argv)
                                   .tile = o.tile,
                                   .on_gpu = o.on_gpu,
                                   .ref_gpus = o.cfg.ngpus,
-                                  .seed = 1,
+                                  .seed = o.seed,
                                   .rbt_depth = o.rbt_depth};
-                bench_result_t rr = {0, 0, -1, 0, -1, -1, -1}, hr = rr;
+                bench_result_t rr = {0, 0, -1, 0, -1, -1, -1, -1}, hr = rr;
                 // The reference runs while hyla is stopped, with every
                 // thread it is allowed.
                 if (o.ref) {
@@ -426,7 +432,7 @@ int main(int argc, char **argv)
                     fprintf(csv,
                             "%s,%s,%d,%d,%d,%d,%d,%d,%s,%d,%d,%s,%s,%.6f,"
                             "%.6f,%.2f,%s,%.6f,%.6f,%.2f,%.4f,%.3e,%s,%d,%s,"
-                            "%d,%d,%d,%.3f,%.3f,%.3f,%.3f,%d,%d\n",
+                            "%d,%d,%d,%.3f,%.3f,%.3f,%.3f,%d,%d,%d,%d\n",
                             rt, p, c.m, c.n, c.nrhs, used.nb, used.lookahead,
                             used.panel_threads, mode_name(used.mode),
                             used.ncpus, used.ngpus, used.scheduler,
@@ -441,7 +447,8 @@ int main(int argc, char **argv)
                             used.trsm_inverse, used.gpu_reserved_sms,
                             used.gpu_panel_rows, hr.gpu_j, hr.cpu_j,
                             o.ref ? rr.gpu_j : -1.0, o.ref ? rr.cpu_j : -1.0,
-                            o.rbt_depth, hr.rbt_iter);
+                            o.rbt_depth, hr.rbt_iter, o.seed,
+                            hr.rbt_fallback);
             }
             free(sizes);
         }
