@@ -22,8 +22,8 @@
 //    matrices with a zero or a tiny leading minor, depths 0-4, several
 //    tile sizes and worker counts;
 //  - no fall back on the random, dominant and zero-minor matrices with
-//    butterflies where cond_inf(A) n eps <= 0.1; the fall back (zero pivot, no convergence) without them,
-//    where LU without pivoting fails; A unchanged unless it fell back, then
+//    butterflies where cond_inf(A) n eps <= 0.1; the fall back (zero
+//    pivot, no convergence) without them, where LU without pivoting fails; A unchanged unless it fell back, then
 //    holding LU factors that pass getrf's residual;
 //  - a singular A gives LAPACKE's info; the same seed gives the same X;
 //    factor once, solve twice; b = 0; bad arguments.
@@ -86,7 +86,7 @@ static double reference(int n, int nrhs, const double *A, int lda,
 // none where cond_inf(A) n eps <= WELL_KNU, else any.  The refinement's
 // contraction grows with cond(A) eps times the growth in the factors;
 // single-precision random matrices of order 640 and more, at cond(A) n
-// eps of 1 to 1000, fall back at times.
+// eps of 1 to 2000, fall back at times.
 enum { ANY = -1, SOME = -2, WELL = -3 };
 static const double WELL_KNU = 0.1;
 

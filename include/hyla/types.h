@@ -124,9 +124,10 @@ typedef enum hyla_rbt_fallback {
 
 /** What an RBT solve did. */
 typedef struct hyla_rbt_report {
-    int iterations;                /**< refinement steps taken (GMRES
-                                        steps: one product by A and one
-                                        solve each) */
+    int iterations;                /**< refinement steps taken: solves
+                                        by the randomized factors after
+                                        the first, each with one product
+                                        by A */
     hyla_rbt_fallback_t fallback; /**< whether, and why, it fell back */
     int zero_pivot;                /**< with HYLA_RBT_ZERO_PIVOT: the column
                                         (1-based) of the zero pivot */
