@@ -23,8 +23,9 @@
 //    tile sizes and worker counts;
 //  - no fall back on the random, dominant and zero-minor matrices with
 //    butterflies where cond_inf(A) n eps <= 0.1; the fall back (zero
-//    pivot, no convergence) without them, where LU without pivoting fails; A unchanged unless it fell back, then
-//    holding LU factors that pass getrf's residual;
+//    pivot, no convergence) without them, where LU without pivoting
+//    fails; A unchanged unless it fell back, then holding LU factors that
+//    pass getrf's residual;
 //  - a singular A gives LAPACKE's info; the same seed gives the same X;
 //    factor once, solve twice; b = 0; bad arguments.
 
