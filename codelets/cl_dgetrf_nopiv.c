@@ -22,11 +22,8 @@ static void cl_dgetrf_nopiv_cuda(void *buffers[], void *cl_arg)
 {
     const struct dgetrf_nopiv_args *a = cl_arg;
     if (hyla_rt_seq_skip(a->seq)) return;
-    int *word = hyla_cl_cuda_info_word();
-    if (!word) {
-        hyla_rt_seq_fail(a->seq, HYLA_ERR_CUDA);
-        return;
-    }
+    int *word = hyla_cl_cuda_info_word(a->seq);
+    if (!word) return;
     hyla_cl_cuda_t c = hyla_cl_cuda_begin();
     int rc = hyla_cuda_dgetrf_nopiv(c.handle, HYLA_TILE_ROWS(buffers[0]),
                                     HYLA_TILE_PTR(buffers[0]),

@@ -87,9 +87,10 @@ static void cl_dgetrf_panel_cuda(void *buffers[], void *cl_arg)
     double *tile[nbuf];
     hyla_dpanel_t P = panel_view(buffers, 1, nbuf, tile);
     int *dipiv = (int *)STARPU_VECTOR_GET_PTR(buffers[0]);
-    int *word = hyla_cl_cuda_info_word();
+    int *word = hyla_cl_cuda_info_word(a->seq);
+    if (!word) return;
     void *work = hyla_cl_cuda_workspace(HYLA_CUDA_GETRF_PANEL_WORK);
-    if (!word || !work) {
+    if (!work) {
         hyla_rt_seq_fail(a->seq, HYLA_ERR_CUDA);
         return;
     }

@@ -26,11 +26,8 @@ static void cl_dpotrf_cuda(void *buffers[], void *cl_arg)
 {
     const struct dpotrf_args *a = cl_arg;
     if (hyla_rt_seq_skip(a->seq)) return;
-    int *word = hyla_cl_cuda_info_word();
-    if (!word) {
-        hyla_rt_seq_fail(a->seq, HYLA_ERR_CUDA);
-        return;
-    }
+    int *word = hyla_cl_cuda_info_word(a->seq);
+    if (!word) return;
     hyla_cl_cuda_t c = hyla_cl_cuda_begin();
     int rc = hyla_cuda_dpotrf(c.handle, a->uplo, HYLA_TILE_ROWS(buffers[0]),
                               HYLA_TILE_PTR(buffers[0]),

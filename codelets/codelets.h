@@ -37,12 +37,13 @@ int hyla_cl_cuda_end(const hyla_cl_cuda_t *c, int rc);
 
 // A failure is found on the GPU after the codelet has returned (the work
 // is asynchronous).  Kernels write it into a word of mapped host memory,
-// one per CUDA worker (NULL if it cannot be had), 0 between tasks.
+// one per CUDA worker, 0 between tasks; hyla_cl_cuda_info_word fails seq
+// and returns NULL if it cannot be had.
 // hyla_cl_cuda_end_info ends the codelet as hyla_cl_cuda_end, then queues
 // a host function behind the work on the StarPU stream that reports a
 // non-zero word to seq as info and resets it, before the task counts as
 // done; rc, or a failure to do so, fails seq.
-int *hyla_cl_cuda_info_word(void);
+int *hyla_cl_cuda_info_word(hyla_seq_t *seq);
 void hyla_cl_cuda_end_info(const hyla_cl_cuda_t *c, int rc, hyla_seq_t *seq,
                            int *word);
 

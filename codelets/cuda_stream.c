@@ -64,7 +64,7 @@ hyla_cl_cuda_t hyla_cl_cuda_begin(void)
     return c;
 }
 
-int *hyla_cl_cuda_info_word(void)
+int *hyla_cl_cuda_info_word(hyla_seq_t *seq)
 {
     struct gpu_worker *w = gpu_worker();
     // Zeroed once: afterwards only the kernels (set) and report_info
@@ -78,6 +78,7 @@ int *hyla_cl_cuda_info_word(void)
             *w->info = 0;
         }
     }
+    if (!w->info) hyla_rt_seq_fail(seq, HYLA_ERR_CUDA);
     return w->info;
 }
 

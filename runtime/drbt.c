@@ -185,7 +185,8 @@ static int solve_once(const hyla_drbt_t *F, int nrhs, double *R)
 }
 
 // R = alpha A X + beta R for N-by-nrhs R and X (column-major, leading
-// dimension N), on the tiles of A, where they are.
+// dimension N), on the tiles of A, where they are; R is not read when
+// beta = 0.
 static int product(const hyla_drbt_t *F, int nrhs, double alpha,
                    const double *X, double beta, double *R)
 {
@@ -197,7 +198,7 @@ static int product(const hyla_drbt_t *F, int nrhs, double alpha,
         hyla_seq_t seq;
         hyla_rt_seq_init(&seq, 0);
         hyla_pdlap_to_desc(HYLA_FULL, X, F->N, Xt, &seq);
-        hyla_pdlap_to_desc(HYLA_FULL, R, F->N, Rt, &seq);
+        if (beta != 0) hyla_pdlap_to_desc(HYLA_FULL, R, F->N, Rt, &seq);
         hyla_pdgemm(alpha, F->A, Xt, beta, Rt, &seq);
         hyla_pddesc_to_lap(HYLA_FULL, Rt, R, F->N, &seq);
         rc = hyla_rt_seq_wait(&seq);
