@@ -87,6 +87,12 @@ void hyla_task_dgetrs_batched(const hyla_task_opts_t *o, int trans, int n,
 void hyla_task_drbt_two_sided(const hyla_task_opts_t *o, const hyla_desc_t *A,
                               int m1, int m2, int n1, int n2, void *W,
                               size_t u, size_t v);
+// Two levels at once on the 4-by-4 tiles A(rows[k], cols[l]): rows 0 | 1
+// and 2 | 3 partners in the inner level (weights ui, vi), 0 | 2 and 1 | 3
+// in the outer one (uo, vo).
+void hyla_task_drbt_two_levels(const hyla_task_opts_t *o, const hyla_desc_t *A,
+                               const int rows[4], const int cols[4], void *W,
+                               size_t ui, size_t uo, size_t vi, size_t vo);
 // [B(m1,n); B(m2,n)] = B^T [...] (trans HYLA_TRANS) or B [...], weights u.
 void hyla_task_drbt_rows(const hyla_task_opts_t *o, int trans,
                          const hyla_desc_t *B, int m1, int m2, int n, void *W,

@@ -117,6 +117,16 @@ void hyla_cpu_drbt_two_sided(int m, int n, double *A11, double *A12,
                              double *A21, double *A22, int ld,
                              const double *r0, const double *r1,
                              const double *c0, const double *c1);
+// Two levels at once, a butterfly level and the level outside it, on the
+// 4-by-4 m-by-n row-major tiles of a group of partners: A[4k + l] is the
+// tile in row k and column l of the group, its rows (columns) k = 0 | 1
+// and 2 | 3 the partners of the inner level, 0 | 2 and 1 | 3 those of the
+// outer one.  w[k] and w[4 + k] are the row weights of tile row k in the
+// inner and the outer level, w[8 + l] and w[12 + l] the column weights of
+// tile column l: A = B_o^T B_i^T A C_i C_o, which is hyla_cpu_drbt_two_sided
+// on the inner pairs and then on the outer ones.
+void hyla_cpu_drbt_two_levels(int m, int n, int ld, double *const A[16],
+                              const double *const w[16]);
 // One-sided on two m-by-n row-major tiles of partner rows:
 // [X1; X2] = B^T [X1; X2] (trans HYLA_TRANS) or B [X1; X2].
 void hyla_cpu_drbt_rows(int trans, int m, int n, double *X1, double *X2, int ld,

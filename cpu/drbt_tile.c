@@ -31,6 +31,51 @@ void hyla_cpu_drbt_two_sided(int m, int n, double *A11, double *A12,
     }
 }
 
+void hyla_cpu_drbt_two_levels(int m, int n, int ld, double *const A[16],
+                              const double *const w[16])
+{
+    const double *const *ri = w, *const *ro = w + 4, *const *ci = w + 8,
+                        *const *co = w + 12;
+    for (int i = 0; i < m; i++) {
+        size_t o = (size_t)i * ld;
+        // Row weights of tile row k, inner and outer; the four 1/s2 of
+        // the levels' B and C go into the inner ones.
+        double a[4][2];
+        for (int k = 0; k < 4; k++) {
+            a[k][0] = 0.25 * ri[k][i];
+            a[k][1] = ro[k][i];
+        }
+        for (int j = 0; j < n; j++) {
+            double x[4][4];
+            for (int k = 0; k < 4; k++)
+                for (int l = 0; l < 4; l++)
+                    x[k][l] = A[4 * k + l][o + j];
+            // A C_inner C_outer on each tile row, then B_inner^T and
+            // B_outer^T on each tile column.
+            for (int k = 0; k < 4; k++) {
+                double p = ci[0][j] * (x[k][0] + x[k][1]);
+                double q = ci[1][j] * (x[k][0] - x[k][1]);
+                double r = ci[2][j] * (x[k][2] + x[k][3]);
+                double s = ci[3][j] * (x[k][2] - x[k][3]);
+                x[k][0] = co[0][j] * (p + r);
+                x[k][2] = co[2][j] * (p - r);
+                x[k][1] = co[1][j] * (q + s);
+                x[k][3] = co[3][j] * (q - s);
+            }
+            for (int l = 0; l < 4; l++) {
+                double p = a[0][0] * (x[0][l] + x[1][l]);
+                double q = a[1][0] * (x[0][l] - x[1][l]);
+                double r = a[2][0] * (x[2][l] + x[3][l]);
+                double s = a[3][0] * (x[2][l] - x[3][l]);
+                A[l][o + j] = a[0][1] * (p + r);
+                A[8 + l][o + j] = a[2][1] * (p - r);
+                A[4 + l][o + j] = a[1][1] * (q + s);
+                A[12 + l][o + j] = a[3][1] * (q - s);
+            }
+        }
+    }
+}
+
 void hyla_cpu_drbt_rows(int trans, int m, int n, double *X1, double *X2, int ld,
                         const double *r0, const double *r1)
 {

@@ -79,6 +79,8 @@ int hyla_cuda_drbt_two_sided(cudaStream_t s, int m, int n, double *A11,
                              double *A12, double *A21, double *A22, int ld,
                              const double *r0, const double *r1,
                              const double *c0, const double *c1);
+int hyla_cuda_drbt_two_levels(cudaStream_t s, int m, int n, int ld,
+                              double *const A[16], const double *const w[16]);
 int hyla_cuda_drbt_rows(cudaStream_t s, int trans, int m, int n, double *X1,
                         double *X2, int ld, const double *r0,
                         const double *r1);

@@ -295,6 +295,61 @@ static void kernels(int m, int n, int seed)
     free(c);
 }
 
+// Two levels in one pass on a 4m-by-4n row-major matrix seen as 4-by-4
+// tiles against the two-sided kernel on the inner pairs (tile rows and
+// columns 0 | 1, 2 | 3), then on the outer ones (0 | 2, 1 | 3).
+static void two_levels(int m, int n, int seed)
+{
+    int ld = 4 * n + 1, M4 = 4 * m;
+    double *M = alloc(ld, M4), *A = alloc(ld, M4), *Ref = alloc(ld, M4);
+    double *w = alloc(1, 8 * (m + n));
+    hyla_check_dgen(ld, M4, M, ld, seed);
+    memcpy(A, M, sizeof(double) * (size_t)ld * M4);
+    memcpy(Ref, M, sizeof(double) * (size_t)ld * M4);
+    hyla_cpu_drbt_random((unsigned long long)seed, 8 * (m + n), w);
+    double *tile[16], *ref[16];
+    const double *wp[16];
+    for (int k = 0; k < 4; k++) {
+        for (int l = 0; l < 4; l++) {
+            size_t o = (size_t)k * m * ld + (size_t)l * n;
+            tile[4 * k + l] = A + o;
+            ref[4 * k + l] = Ref + o;
+        }
+        wp[k] = w + k * m;              // rows, inner level
+        wp[4 + k] = w + (4 + k) * m;    // rows, outer level
+        wp[8 + k] = w + 8 * m + k * n;  // columns, inner
+        wp[12 + k] = w + 8 * m + (4 + k) * n; // columns, outer
+    }
+    hyla_cpu_drbt_two_levels(m, n, ld, tile, wp);
+    // (first, second) partner rows and columns of each level.
+    static const int pairs[2][2][2] = {{{0, 1}, {2, 3}}, {{0, 2}, {1, 3}}};
+    for (int lev = 0; lev < 2; lev++)
+        for (int p = 0; p < 2; p++)
+            for (int q = 0; q < 2; q++) {
+                int k0 = pairs[lev][p][0], k1 = pairs[lev][p][1];
+                int l0 = pairs[lev][q][0], l1 = pairs[lev][q][1];
+                hyla_cpu_drbt_two_sided(
+                    m, n, ref[4 * k0 + l0], ref[4 * k0 + l1],
+                    ref[4 * k1 + l0], ref[4 * k1 + l1], ld, wp[4 * lev + k0],
+                    wp[4 * lev + k1], wp[8 + 4 * lev + l0],
+                    wp[8 + 4 * lev + l1]);
+            }
+    double mmax = 0, e = 0;
+    for (int i = 0; i < M4; i++)
+        for (int j = 0; j < 4 * n; j++) {
+            mmax = fmax(mmax, fabs(Ref[i * ld + j]));
+            e = fmax(e, fabs(A[i * ld + j] - Ref[i * ld + j]));
+        }
+    e /= mmax * DBL_EPSILON;
+    char note[64];
+    snprintf(note, sizeof note, "kernels: two levels %.2g eps", e);
+    th_row("drbt_tile", M4, 4 * n, m, 0, 0, e, e <= 8, note);
+    free(M);
+    free(A);
+    free(Ref);
+    free(w);
+}
+
 static void bad_args(void)
 {
     double a[4] = {1, 0, 0, 1}, b[2] = {1, 1}, x[2];
@@ -346,8 +401,10 @@ int main(void)
     th_begin("dgesv_rbt");
     int seed = 1;
     static const int kn[][2] = {{1, 1}, {3, 5}, {8, 8}, {17, 4}};
-    for (size_t i = 0; i < sizeof kn / sizeof kn[0]; i++)
+    for (size_t i = 0; i < sizeof kn / sizeof kn[0]; i++) {
         kernels(kn[i][0], kn[i][1], seed++);
+        two_levels(kn[i][0], kn[i][1], seed++);
+    }
 
     // 160: tiles whose LU without pivoting recurses (CPU leaves of 16,
     // GPU leaves of 64).
