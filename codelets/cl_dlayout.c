@@ -83,11 +83,10 @@ static void cl_dlap_pad_to_tile_cpu(void *buffers[], void *cl_arg)
 {
     const struct dpad_args *a = cl_arg;
     if (hyla_rt_seq_failed(a->seq)) return;
-    hyla_cpu_dlap_pad_to_tile(HYLA_TILE_ROWS(buffers[0]),
-                              HYLA_TILE_COLS(buffers[0]), a->rows, a->cols,
-                              a->ident, a->Af, a->lda,
-                              HYLA_TILE_PTR(buffers[0]),
-                              HYLA_TILE_LD(buffers[0]), a->sums);
+    hyla_cpu_dlap_pad_to_tile(
+        HYLA_TILE_ROWS(buffers[0]), HYLA_TILE_COLS(buffers[0]), a->rows,
+        a->cols, a->ident, a->Af, a->lda, HYLA_TILE_PTR(buffers[0]),
+        HYLA_TILE_LD(buffers[0]), a->sums);
 }
 
 HYLA_CODELET(dlap_pad_to_tile, cl_dlap_pad_to_tile_cpu, NULL, 1, STARPU_W);
@@ -105,4 +104,99 @@ void hyla_task_dlap_pad_to_tile(const hyla_task_opts_t *o, int na,
     if (rows > 0 && cols > 0) a->Af = Af + (size_t)j0 * lda + i0;
     HYLA_TASK_INSERT(o, &cl_dlap_pad_to_tile, STARPU_CL_ARGS, a, sizeof *a,
                      STARPU_W, hyla_rt_tile(A, m, n));
+}
+
+// The same from the tiles of A (buffers 2 ..: the 1, 2 or 4 tiles that the
+// padded tile overlaps, by rows), into buffer 0, the row sums into vector
+// buffer 1.
+struct dtpad_args {
+    hyla_seq_t *seq;
+    int rows, cols, ident;
+    int r0, c0; // where the padded tile starts in the first source tile
+    int ms, ns; // its rows (columns) from the first source tile row (column)
+    int two_rows, two_cols;
+};
+
+// The four corners' sources (hyla_cpu_dtile_pad_to_tile's S, lds), from
+// the buffers of the task.
+static void tpad_sources(void *buffers[], const struct dtpad_args *a,
+                         const double *S[4], int lds[4])
+{
+    for (int k = 0; k < 4; k++) {
+        int i = k / 2 && a->two_rows, j = k % 2 && a->two_cols;
+        void *b = buffers[2 + i * (1 + a->two_cols) + j];
+        lds[k] = HYLA_TILE_LD(b);
+        // A source starts at the tile's element (r0, c0) where the padded
+        // tile's first row (column) lies in it, else at its first.
+        S[k] = (const double *)HYLA_TILE_PTR(b) +
+               (size_t)(i ? 0 : a->r0) * lds[k] + (j ? 0 : a->c0);
+    }
+}
+
+static void cl_dtile_pad_to_tile_cpu(void *buffers[], void *cl_arg)
+{
+    const struct dtpad_args *a = cl_arg;
+    if (hyla_rt_seq_failed(a->seq)) return;
+    const double *S[4] = {NULL};
+    int lds[4] = {0};
+    if (a->rows > 0 && a->cols > 0) tpad_sources(buffers, a, S, lds);
+    hyla_cpu_dtile_pad_to_tile(
+        HYLA_TILE_ROWS(buffers[0]), HYLA_TILE_COLS(buffers[0]), a->rows,
+        a->cols, a->ident, S, lds, a->ms, a->ns, HYLA_TILE_PTR(buffers[0]),
+        HYLA_TILE_LD(buffers[0]), (double *)STARPU_VECTOR_GET_PTR(buffers[1]));
+}
+
+#if HYLA_CUDA_CODELETS
+static void cl_dtile_pad_to_tile_cuda(void *buffers[], void *cl_arg)
+{
+    const struct dtpad_args *a = cl_arg;
+    if (hyla_rt_seq_failed(a->seq)) return;
+    const double *S[4] = {NULL};
+    int lds[4] = {0};
+    if (a->rows > 0 && a->cols > 0) tpad_sources(buffers, a, S, lds);
+    hyla_cl_cuda_t g = hyla_cl_cuda_begin();
+    int rc = hyla_cuda_dtile_pad_to_tile(
+        g.stream, HYLA_TILE_ROWS(buffers[0]), HYLA_TILE_COLS(buffers[0]),
+        a->rows, a->cols, a->ident, S, lds, a->ms, a->ns,
+        HYLA_TILE_PTR(buffers[0]), HYLA_TILE_LD(buffers[0]),
+        (double *)STARPU_VECTOR_GET_PTR(buffers[1]));
+    rc = hyla_cl_cuda_end(&g, rc);
+    if (rc) hyla_rt_seq_fail(a->seq, rc);
+}
+#endif
+
+HYLA_CODELET_VARIADIC(dtile_pad_to_tile, cl_dtile_pad_to_tile_cpu,
+                      cl_dtile_pad_to_tile_cuda);
+
+void hyla_task_dtile_pad_to_tile(const hyla_task_opts_t *o,
+                                 const hyla_desc_t *A, const hyla_desc_t *P,
+                                 int m, int n, void *sums)
+{
+    struct dtpad_args *a = hyla_cl_args(o, sizeof *a);
+    if (!a) return;
+    int na = A->m, i0 = m * P->nb, j0 = n * P->nb;
+    int rows = hyla_imax(0, hyla_imin(P->nb, na - i0));
+    int cols = hyla_imax(0, hyla_imin(P->nb, na - j0));
+    *a = (struct dtpad_args){o->seq, rows, cols, m == n, 0, 0, 0, 0, 0, 0};
+    struct starpu_data_descr d[6];
+    int nbuf = 2;
+    d[0] = (struct starpu_data_descr){hyla_rt_tile(P, m, n), STARPU_W};
+    d[1] = (struct starpu_data_descr){(starpu_data_handle_t)sums, STARPU_W};
+    if (rows > 0 && cols > 0) {
+        // P's tiles are no larger than A's: at most two tile rows and two
+        // tile columns of A.
+        int am = i0 / A->nb, an = j0 / A->nb;
+        a->r0 = i0 - am * A->nb;
+        a->c0 = j0 - an * A->nb;
+        a->ms = hyla_imin(rows, A->nb - a->r0);
+        a->ns = hyla_imin(cols, A->nb - a->c0);
+        a->two_rows = rows > a->ms;
+        a->two_cols = cols > a->ns;
+        for (int i = 0; i <= a->two_rows; i++)
+            for (int j = 0; j <= a->two_cols; j++)
+                d[nbuf++] = (struct starpu_data_descr){
+                    hyla_rt_tile(A, am + i, an + j), STARPU_R};
+    }
+    HYLA_TASK_INSERT(o, &cl_dtile_pad_to_tile, STARPU_CL_ARGS, a, sizeof *a,
+                     STARPU_DATA_MODE_ARRAY, d, nbuf);
 }

@@ -48,12 +48,11 @@ static void cl_drbt2_cpu(void *buffers[], void *cl_arg)
     const struct drbt_args *a = cl_arg;
     if (hyla_rt_seq_skip(a->seq)) return;
     const double *w = WEIGHTS(buffers[4]);
-    hyla_cpu_drbt_two_sided(HYLA_TILE_ROWS(buffers[0]),
-                            HYLA_TILE_COLS(buffers[0]),
-                            HYLA_TILE_PTR(buffers[0]), HYLA_TILE_PTR(buffers[1]),
-                            HYLA_TILE_PTR(buffers[2]), HYLA_TILE_PTR(buffers[3]),
-                            HYLA_TILE_LD(buffers[0]), w + a->r0, w + a->r1,
-                            w + a->c0, w + a->c1);
+    hyla_cpu_drbt_two_sided(
+        HYLA_TILE_ROWS(buffers[0]), HYLA_TILE_COLS(buffers[0]),
+        HYLA_TILE_PTR(buffers[0]), HYLA_TILE_PTR(buffers[1]),
+        HYLA_TILE_PTR(buffers[2]), HYLA_TILE_PTR(buffers[3]),
+        HYLA_TILE_LD(buffers[0]), w + a->r0, w + a->r1, w + a->c0, w + a->c1);
 }
 
 static void cl_drbt1_cpu(void *buffers[], void *cl_arg)
@@ -121,20 +120,19 @@ HYLA_CODELET(drbt1, cl_drbt1_cpu, cl_drbt1_cuda, 3, STARPU_RW, STARPU_RW,
              STARPU_R);
 
 void hyla_task_drbt_two_sided(const hyla_task_opts_t *o, const hyla_desc_t *A,
-                              int m1, int m2, int n1, int n2, void *W,
-                              size_t u, size_t v)
+                              int m1, int m2, int n1, int n2, void *W, size_t u,
+                              size_t v)
 {
     struct drbt_args *a = hyla_cl_args(o, sizeof *a);
     if (!a) return;
     size_t nb = (size_t)A->nb;
-    *a = (struct drbt_args){o->seq, 0,         u + m1 * nb, u + m2 * nb,
-                            v + n1 * nb, v + n2 * nb};
-    HYLA_TASK_INSERT(o, &cl_drbt2, STARPU_CL_ARGS, a, sizeof *a, STARPU_RW,
-                     hyla_rt_tile(A, m1, n1), STARPU_RW,
-                     hyla_rt_tile(A, m1, n2), STARPU_RW,
-                     hyla_rt_tile(A, m2, n1), STARPU_RW,
-                     hyla_rt_tile(A, m2, n2), STARPU_R,
-                     (starpu_data_handle_t)W);
+    *a = (struct drbt_args){o->seq,      0,           u + m1 * nb,
+                            u + m2 * nb, v + n1 * nb, v + n2 * nb};
+    HYLA_TASK_INSERT(
+        o, &cl_drbt2, STARPU_CL_ARGS, a, sizeof *a, STARPU_RW,
+        hyla_rt_tile(A, m1, n1), STARPU_RW, hyla_rt_tile(A, m1, n2), STARPU_RW,
+        hyla_rt_tile(A, m2, n1), STARPU_RW, hyla_rt_tile(A, m2, n2), STARPU_R,
+        (starpu_data_handle_t)W);
 }
 
 void hyla_task_drbt_two_levels(const hyla_task_opts_t *o, const hyla_desc_t *A,

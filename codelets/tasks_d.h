@@ -64,6 +64,12 @@ void hyla_task_dtile_to_lap(const hyla_task_opts_t *o, int uplo,
 void hyla_task_dlap_pad_to_tile(const hyla_task_opts_t *o, int na,
                                 const double *Af, int lda, const hyla_desc_t *A,
                                 int m, int n, double *sums);
+// Tile (m, n) of P, the square A padded by the identity as above, in
+// tiles no larger than A's, from the tiles of A; the row sums into the
+// runtime vector sums (P->nb values).
+void hyla_task_dtile_pad_to_tile(const hyla_task_opts_t *o,
+                                 const hyla_desc_t *A, const hyla_desc_t *P,
+                                 int m, int n, void *sums);
 
 // Batched small matrices: a chunk of column-major n-by-n matrices one
 // after the other (runtime handle A), their pivots (n apiece) and LAPACK
@@ -85,8 +91,8 @@ void hyla_task_dgetrs_batched(const hyla_task_opts_t *o, int trans, int n,
 // [A(m1,n1) A(m1,n2); A(m2,n1) A(m2,n2)] = B^T [...] C, B the butterfly
 // of weights u on rows m1 | m2, C of weights v on columns n1 | n2.
 void hyla_task_drbt_two_sided(const hyla_task_opts_t *o, const hyla_desc_t *A,
-                              int m1, int m2, int n1, int n2, void *W,
-                              size_t u, size_t v);
+                              int m1, int m2, int n1, int n2, void *W, size_t u,
+                              size_t v);
 // Two levels at once on the 4-by-4 tiles A(rows[k], cols[l]): rows 0 | 1
 // and 2 | 3 partners in the inner level (weights ui, vi), 0 | 2 and 1 | 3
 // in the outer one (uo, vo).

@@ -81,16 +81,24 @@ void hyla_cpu_dtile_to_lap(int uplo, int m, int n, const double *T, int ldt,
 void hyla_cpu_dlap_pad_to_tile(int m, int n, int mv, int nv, int ident,
                                const double *Af, int lda, double *T, int ldt,
                                double *sums);
+// The same from the row-major tiles of A: element (i, j) of the first mv
+// rows and nv columns is element (i - ms, j - ns) of S[3] (lds[3]) when
+// i >= ms and j >= ns, of S[2] when only i >= ms, of S[1] when only
+// j >= ns, and (i, j) of S[0] (S[0] already at the tile's first element).
+void hyla_cpu_dtile_pad_to_tile(int m, int n, int mv, int nv, int ident,
+                                const double *const S[4], const int lds[4],
+                                int ms, int ns, double *T, int ldt,
+                                double *sums);
 // B = A for row-major m-by-n A and B.
-void hyla_cpu_dlacpy(int m, int n, const double *A, int lda, double *B, int ldb);
+void hyla_cpu_dlacpy(int m, int n, const double *A, int lda, double *B,
+                     int ldb);
 
 //==== batched small matrices ====
 // count column-major n-by-n matrices one after the other (leading
 // dimension n), their pivots n apiece, their LAPACK info one apiece.
 
 // LU with partial pivoting of each matrix, in place.
-void hyla_cpu_dgetrf_batched(int n, int count, double *A, int *ipiv,
-                             int *info);
+void hyla_cpu_dgetrf_batched(int n, int count, double *A, int *ipiv, int *info);
 // The inverse of each matrix of A into C: where info > 0, C holds its LU
 // factors instead.  0, or -1 when out of memory.
 int hyla_cpu_dgetri_batched(int n, int count, const double *A, double *C,
@@ -108,15 +116,15 @@ void hyla_cpu_dgetrs_batched(int trans, int n, int nrhs, int count,
 int hyla_cpu_dgetrf_nopiv(int n, double *A, int lda);
 
 // A butterfly of order s is B = [R0 R1; R0 -R1] / s2 (s2 the square
-// root of 2) with R0, R1 diagonal.  Two-sided on four m-by-n row-major tiles that hold the
-// partners of one another (A11, A12 in the top rows, A21, A22 in the
-// bottom rows, A12 and A22 in the right columns):
+// root of 2) with R0, R1 diagonal.  Two-sided on four m-by-n row-major
+// tiles that hold the partners of one another (A11, A12 in the top rows,
+// A21, A22 in the bottom rows, A12 and A22 in the right columns):
 // [A11 A12; A21 A22] = B^T [A11 A12; A21 A22] C, with r0, r1 the row
 // weights of B (m apiece) and c0, c1 the column weights of C (n apiece).
 void hyla_cpu_drbt_two_sided(int m, int n, double *A11, double *A12,
-                             double *A21, double *A22, int ld,
-                             const double *r0, const double *r1,
-                             const double *c0, const double *c1);
+                             double *A21, double *A22, int ld, const double *r0,
+                             const double *r1, const double *c0,
+                             const double *c1);
 // Two levels at once, a butterfly level and the level outside it, on the
 // 4-by-4 m-by-n row-major tiles of a group of partners: A[4k + l] is the
 // tile in row k and column l of the group, its rows (columns) k = 0 | 1

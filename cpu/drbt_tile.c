@@ -11,9 +11,9 @@
 // weights.
 
 void hyla_cpu_drbt_two_sided(int m, int n, double *A11, double *A12,
-                             double *A21, double *A22, int ld,
-                             const double *r0, const double *r1,
-                             const double *c0, const double *c1)
+                             double *A21, double *A22, int ld, const double *r0,
+                             const double *r1, const double *c0,
+                             const double *c1)
 {
     // B^T [a b; c d] C: the product of the two 1/s2 is 1/2.
     for (int i = 0; i < m; i++) {

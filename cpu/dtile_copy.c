@@ -59,3 +59,26 @@ void hyla_cpu_dlap_pad_to_tile(int m, int n, int mv, int nv, int ident,
         sums[i] = s;
     }
 }
+
+void hyla_cpu_dtile_pad_to_tile(int m, int n, int mv, int nv, int ident,
+                                const double *const S[4], const int lds[4],
+                                int ms, int ns, double *T, int ldt,
+                                double *sums)
+{
+    int nl = hyla_imin(ns, nv);
+    for (int i = 0; i < m; i++) {
+        double *t = T + (size_t)i * ldt, s = 0;
+        int lo = i >= ms ? 2 : 0, r = i >= ms ? i - ms : i;
+        if (i < mv && nv > 0) {
+            memcpy(t, S[lo] + (size_t)r * lds[lo], sizeof(double) * nl);
+            if (nv > nl)
+                memcpy(t + nl, S[lo + 1] + (size_t)r * lds[lo + 1],
+                       sizeof(double) * (nv - nl));
+            for (int j = 0; j < nv; j++)
+                s += fabs(t[j]);
+        }
+        for (int j = i < mv ? nv : 0; j < n; j++)
+            t[j] = ident && i == j;
+        sums[i] = s;
+    }
+}

@@ -73,6 +73,13 @@ int hyla_cuda_dgetrf_panel(cublasHandle_t handle, double *const *dtile,
 int hyla_cuda_dgetrf_nopiv(cublasHandle_t handle, int n, double *dA, int ldda,
                            int *dinfo, int col0);
 
+// A tile of a matrix padded beyond A (cpu_d.h's hyla_cpu_dtile_pad_to_
+// tile: the same arguments, device pointers), on stream s.
+int hyla_cuda_dtile_pad_to_tile(cudaStream_t s, int m, int n, int mv, int nv,
+                                int ident, const double *const S[4],
+                                const int lds[4], int ms, int ns, double *A,
+                                int lda, double *sums);
+
 // Random butterflies on row-major tiles (cpu_d.h's hyla_cpu_drbt_*: the
 // same arguments, device pointers), on stream s.
 int hyla_cuda_drbt_two_sided(cudaStream_t s, int m, int n, double *A11,
@@ -82,8 +89,7 @@ int hyla_cuda_drbt_two_sided(cudaStream_t s, int m, int n, double *A11,
 int hyla_cuda_drbt_two_levels(cudaStream_t s, int m, int n, int ld,
                               double *const A[16], const double *const w[16]);
 int hyla_cuda_drbt_rows(cudaStream_t s, int trans, int m, int n, double *X1,
-                        double *X2, int ld, const double *r0,
-                        const double *r1);
+                        double *X2, int ld, const double *r0, const double *r1);
 
 //==== batched small matrices (column-major, as LAPACK) ====
 // Matrix i is dA_array[i] (a device array of device pointers) or, when
@@ -101,18 +107,16 @@ int hyla_cuda_dbatch_getrf(int n, double *const *dA_array, double *dA,
 // The inverse of each matrix A into C, A untouched; C is not written
 // where A is singular.  dipiv (may be NULL): the pivots of A's LU.
 int hyla_cuda_dbatch_getri(int n, double *const *dA_array, double *dA,
-                           long long strideA, int ldda,
-                           double *const *dC_array, double *dC,
-                           long long strideC, int lddc, int *dipiv,
+                           long long strideA, int ldda, double *const *dC_array,
+                           double *dC, long long strideC, int lddc, int *dipiv,
                            int *dinfo, int batch, cublasHandle_t h,
                            cudaStream_t s);
 // op(A) X = B (trans HYLA_NO_TRANS or HYLA_TRANS) with the LU factors and
 // pivots of each matrix; B is n-by-nrhs.
-int hyla_cuda_dbatch_getrs(int trans, int n, int nrhs,
-                           double *const *dA_array, double *dA,
-                           long long strideA, int ldda, const int *dipiv,
-                           double *const *dB_array, double *dB,
-                           long long strideB, int lddb, int batch,
+int hyla_cuda_dbatch_getrs(int trans, int n, int nrhs, double *const *dA_array,
+                           double *dA, long long strideA, int ldda,
+                           const int *dipiv, double *const *dB_array,
+                           double *dB, long long strideB, int lddb, int batch,
                            cudaStream_t s);
 
 #endif // HYLA_CUDA_GPU_D_H

@@ -198,14 +198,31 @@ static int run_hyla_lapack(input_t *in)
     }
 }
 
+// hyla_dgesv_rbt_tile into X, its report kept as run_rbt does.
+static int run_rbt_tile(input_t *in, hyla_desc_t *A, hyla_desc_t *B,
+                        hyla_desc_t *X)
+{
+    hyla_rbt_report_t rep;
+    hyla_rbt_opts_t opts = HYLA_RBT_OPTS_DEFAULT;
+    opts.depth = in->rbt_depth;
+    int rc = hyla_dgesv_rbt_tile(A, in->ipiv, B, X, &opts, &rep);
+    in->rbt_iter = rep.iterations;
+    in->rbt_fallback = (int)rep.fallback;
+    if (rep.fallback != HYLA_RBT_NONE)
+        fprintf(stderr, "hyla-bench: dgesv_rbt_tile n=%d fell back (%d) after "
+                        "%d steps\n", in->n, (int)rep.fallback, rep.iterations);
+    return rc;
+}
+
 // Tile level: only the factorization (or solve) is timed; copies in and
 // out of the tile layout are not.
 static int run_hyla_tile(input_t *in, seconds_t *seconds)
 {
-    int n = in->n, m = in->m, rc;
-    hyla_desc_t *A = NULL, *B = NULL;
+    int n = in->n, m = in->m, rc, rbt = in->id == GESV_RBT;
+    hyla_desc_t *A = NULL, *B = NULL, *X = NULL;
     if ((rc = hyla_desc_create(&A, HYLA_DOUBLE, m, n, 0)) ||
         (rc = hyla_desc_create(&B, HYLA_DOUBLE, n, in->nrhs, 0)) ||
+        (rbt && (rc = hyla_desc_create(&X, HYLA_DOUBLE, n, in->nrhs, 0))) ||
         (rc = hyla_dlap_to_desc(in->A, m, A)) ||
         (in->nrhs && (rc = hyla_dlap_to_desc(in->B, n, B))))
         goto out;
@@ -215,16 +232,18 @@ static int run_hyla_tile(input_t *in, seconds_t *seconds)
     case GETRF: rc = hyla_dgetrf_tile(A, in->ipiv); break;
     case POTRF: rc = hyla_dpotrf_tile('L', A); break;
     case GESV: rc = hyla_dgesv_tile(A, in->ipiv, B); break;
-    case GESV_RBT: rc = HYLA_ERR_NOT_SUPPORTED; break; // no tile form
+    case GESV_RBT: rc = run_rbt_tile(in, A, B, X); break;
     default: rc = hyla_dposv_tile('L', A, B);
     }
     *seconds = bench_now() - t;
     energy_mark(t, t + *seconds);
+    // The solution goes to in->B (for the residual), from X for RBT.
     if (rc >= 0 && !hyla_ddesc_to_lap(A, in->A, m) && in->nrhs)
-        hyla_ddesc_to_lap(B, in->B, n);
+        hyla_ddesc_to_lap(rbt ? X : B, in->B, n);
 out:
     hyla_desc_destroy(&A);
     hyla_desc_destroy(&B);
+    hyla_desc_destroy(&X);
     return rc;
 }
 

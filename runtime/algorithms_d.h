@@ -49,6 +49,11 @@ void hyla_pddesc_to_lap(int uplo, const hyla_desc_t *A, double *Af, int lda,
 void hyla_pdlap_pad_to_desc(int na, const double *Af, int lda,
                             const hyla_desc_t *A, double *sums, int parts,
                             hyla_seq_t *seq);
+// The same from the square tile matrix A, into P (tiles no larger than
+// A's); sums[n * P->mt + m], runtime vectors of P->nb values, get the row
+// sums of tile (m, n).
+void hyla_pdtile_pad_to_desc(const hyla_desc_t *A, const hyla_desc_t *P,
+                             void *const *sums, int parts, hyla_seq_t *seq);
 
 // C = alpha A B + beta C.
 void hyla_pdgemm(double alpha, const hyla_desc_t *A, const hyla_desc_t *B,

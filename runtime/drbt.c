@@ -62,8 +62,8 @@ static int options(const char *r, int pos, const hyla_rbt_opts_t *opts,
     if (o->depth == -1) o->depth = DEFAULT_DEPTH;
     if (o->max_iter == -1) o->max_iter = DEFAULT_ITER;
     if (o->depth < 0 || o->depth > MAX_DEPTH)
-        return hyla_rt_error(-pos, "%s: opts->depth is %d, not in 0 .. %d",
-                             r, o->depth, MAX_DEPTH);
+        return hyla_rt_error(-pos, "%s: opts->depth is %d, not in 0 .. %d", r,
+                             o->depth, MAX_DEPTH);
     if (o->max_iter < 0)
         return hyla_rt_error(-pos, "%s: opts->max_iter is %d, below 0", r,
                              o->max_iter);
@@ -96,39 +96,55 @@ static double norm_inf(int n, int N, int nt, const double *sums)
 }
 
 // The tiles of A (padded), its norm, and the LU of its randomized copy,
-// in one graph: A comes in by the groups of tile columns that the
-// butterflies mix, and the randomization and LU of a group start once it
-// is in.
-static int factor(hyla_drbt_t *F, const double *A, int lda,
-                  unsigned long long seed)
+// in one graph: A (the column-major Af, or the tile matrix At) comes in by
+// the groups of tile columns that the butterflies mix, and the
+// randomization and LU of a group start once it is in.
+static int factor(hyla_drbt_t *F, const double *Af, int lda,
+                  const hyla_desc_t *At, unsigned long long seed)
 {
     int n = F->n, N, t, nu = F->depth;
-    padded(n, nu, hyla_rt_config()->nb, &N, &t);
+    padded(n, nu, At ? At->nb : hyla_rt_config()->nb, &N, &t);
     F->N = N;
     size_t count = (size_t)2 * nu * N + 1;
     F->w = malloc(sizeof(double) * count);
     int rc = F->w ? 0 : HYLA_ERR_OUT_OF_MEMORY;
     if (!rc) rc = hyla_rt_desc_new(&F->A, HYLA_DOUBLE, N, N, t);
     if (!rc) rc = hyla_rt_desc_temp(&F->LU, HYLA_DOUBLE, N, N, t);
-    double *sums = rc ? NULL : malloc(sizeof(double) * N * F->A->nt);
-    if (!rc && !sums) rc = HYLA_ERR_OUT_OF_MEMORY;
-    if (rc) return rc;
-    hyla_cpu_drbt_random(seed, count - 1, F->w);
-    hyla_rt_vector_create(&F->W, F->w, count, sizeof(double));
-
-    // The solves by the diagonal tiles of L and U stay TRSMs whatever
-    // hyla_config's trsm_inverse: without pivoting, L's entries are not
-    // bounded by 1, and a product by an inverted tile errs by up to its
-    // condition number times eps, against eps times growth for the
-    // substitution; the refinement pays for every such loss in steps.
-    hyla_seq_t seq;
-    hyla_rt_seq_init(&seq, 0);
-    hyla_pdlap_pad_to_desc(n, A, lda, F->A, sums, 1 << nu, &seq);
-    hyla_pdlacpy(F->A, F->LU, &seq);
-    hyla_pdrbt_two_sided(F->LU, nu, F->W, 0, (size_t)nu * N, &seq);
-    hyla_pdgetrf_nopiv(F->LU, hyla_rt_config()->lookahead, &seq);
-    rc = hyla_rt_seq_wait(&seq);
-    F->anrm = norm_inf(n, N, F->A->nt, sums);
+    int nt = rc ? 0 : F->A->nt;
+    double *sums = rc ? NULL : malloc(sizeof(double) * N * nt);
+    // From tiles, the row sums come back through runtime vectors, one a
+    // tile.
+    void **h = At && sums ? calloc((size_t)nt * nt, sizeof *h) : NULL;
+    if (!rc && (!sums || (At && !h))) rc = HYLA_ERR_OUT_OF_MEMORY;
+    for (int k = 0; !rc && h && k < nt * nt; k++)
+        rc = hyla_rt_vector_create(&h[k], sums + (size_t)k * t, t,
+                                   sizeof(double));
+    if (!rc) {
+        hyla_cpu_drbt_random(seed, count - 1, F->w);
+        rc = hyla_rt_vector_create(&F->W, F->w, count, sizeof(double));
+    }
+    if (!rc) {
+        // The solves by the diagonal tiles of L and U stay TRSMs whatever
+        // hyla_config's trsm_inverse: without pivoting, L's entries are
+        // not bounded by 1, and a product by an inverted tile errs by up
+        // to its condition number times eps, against eps times growth for
+        // the substitution; the refinement pays for every such loss in
+        // steps.
+        hyla_seq_t seq;
+        hyla_rt_seq_init(&seq, 0);
+        if (At)
+            hyla_pdtile_pad_to_desc(At, F->A, h, 1 << nu, &seq);
+        else
+            hyla_pdlap_pad_to_desc(n, Af, lda, F->A, sums, 1 << nu, &seq);
+        hyla_pdlacpy(F->A, F->LU, &seq);
+        hyla_pdrbt_two_sided(F->LU, nu, F->W, 0, (size_t)nu * N, &seq);
+        hyla_pdgetrf_nopiv(F->LU, hyla_rt_config()->lookahead, &seq);
+        rc = hyla_rt_seq_wait(&seq);
+    }
+    for (int k = 0; h && k < nt * nt; k++)
+        if (h[k]) hyla_rt_vector_destroy(h[k]);
+    free(h);
+    if (sums && rc >= 0) F->anrm = norm_inf(n, N, nt, sums);
     free(sums);
     if (rc > 0) F->zero = rc;
     return rc < 0 ? rc : 0;
@@ -153,7 +169,7 @@ HYLA_EXPORT int hyla_drbt_factor(int n, const double *A, int lda,
     f->n = n;
     f->depth = o.depth;
     f->max_iter = o.max_iter;
-    if (n > 0 && (rc = factor(f, A, lda, o.seed))) {
+    if (n > 0 && (rc = factor(f, A, lda, NULL, o.seed))) {
         hyla_drbt_destroy(f);
         return rc == HYLA_ERR_OUT_OF_MEMORY
                    ? hyla_rt_error(rc, "%s: no memory for the copies of A", r)
@@ -176,8 +192,8 @@ static int solve_once(const hyla_drbt_t *F, int nrhs, double *R)
     hyla_pdrbt_rows(HYLA_TRANS, T, F->depth, F->W, 0, &seq);
     hyla_pdtrsm(HYLA_LOWER, HYLA_NO_TRANS, HYLA_UNIT, F->LU, T, &seq);
     hyla_pdtrsm(HYLA_UPPER, HYLA_NO_TRANS, HYLA_NON_UNIT, F->LU, T, &seq);
-    hyla_pdrbt_rows(HYLA_NO_TRANS, T, F->depth, F->W,
-                    (size_t)F->depth * F->N, &seq);
+    hyla_pdrbt_rows(HYLA_NO_TRANS, T, F->depth, F->W, (size_t)F->depth * F->N,
+                    &seq);
     hyla_pddesc_to_lap(HYLA_FULL, T, R, F->N, &seq);
     rc = hyla_rt_seq_wait(&seq);
     hyla_desc_destroy(&T);
@@ -231,9 +247,8 @@ static double col_max(int n, const double *X, int ldx, int j)
 // dsgesv's stopping rule: ||r||_inf <= ||x||_inf cte for every column,
 // i.e. *worst = max q_j <= 1, q_j = ||r_j||_inf / (||x_j||_inf cte).
 // 1: met; 0: not yet; -1: a residual is not finite (no step can help).
-static int converged(int n, int nrhs, const double *R, int ldr,
-                     const double *X, int ldx, double cte, double *worst,
-                     double *q)
+static int converged(int n, int nrhs, const double *R, int ldr, const double *X,
+                     int ldx, double cte, double *worst, double *q)
 {
     *worst = 0;
     for (int j = 0; j < nrhs; j++) {
@@ -470,7 +485,7 @@ static int refine(hyla_drbt_t *F, int nrhs, const double *B, int ldb,
         int improved = worst < best;
         if (c == 1 || (!improved && c == 0 && worst <= sqrt((double)n))) {
             rc = singular(n, nrhs, B, ldb, Xp, N, F->anrm) ? HYLA_RBT_SINGULAR
-                                                            : 0;
+                                                           : 0;
             break;
         }
         stalled = improved ? 0 : stalled + 1;
@@ -486,6 +501,24 @@ static int refine(hyla_drbt_t *F, int nrhs, const double *B, int ldb,
     }
     krylov_free(&K);
     return rc;
+}
+
+// X from the randomized factors and refinement: 0, or why it falls back
+// (X then undefined), or a failure status < 0.
+static int rbt_solve(hyla_drbt_t *F, int nrhs, const double *B, int ldb,
+                     double *X, int ldx, hyla_rbt_report_t *rep)
+{
+    if (F->zero) return HYLA_RBT_ZERO_PIVOT;
+    size_t size = (size_t)F->N * nrhs;
+    double *Xp = malloc(sizeof(double) * 2 * size);
+    if (!Xp) return HYLA_ERR_OUT_OF_MEMORY;
+    int why = refine(F, nrhs, B, ldb, Xp, Xp + size, rep);
+    if (why == 0) // converged
+        for (int j = 0; j < nrhs; j++)
+            memcpy(X + (size_t)j * ldx, Xp + (size_t)j * F->N,
+                   sizeof(double) * F->n);
+    free(Xp);
+    return why;
 }
 
 HYLA_EXPORT int hyla_drbt_solve(hyla_drbt_t *F, int nrhs, const double *B,
@@ -506,21 +539,12 @@ HYLA_EXPORT int hyla_drbt_solve(hyla_drbt_t *F, int nrhs, const double *B,
     int n = F->n;
     if (n == 0 || nrhs == 0) goto done;
     if (!F->ipiv) {
-        int why = HYLA_RBT_ZERO_PIVOT;
-        if (!F->zero) {
-            size_t size = (size_t)F->N * nrhs;
-            double *Xp = malloc(sizeof(double) * 2 * size);
-            if (!Xp)
-                return hyla_rt_error(HYLA_ERR_OUT_OF_MEMORY, "%s: no memory",
-                                     r);
-            why = refine(F, nrhs, B, ldb, Xp, Xp + size, &rep);
-            if (why == 0) // converged
-                for (int j = 0; j < nrhs; j++)
-                    memcpy(X + (size_t)j * ldx, Xp + (size_t)j * F->N,
-                           sizeof(double) * n);
-            free(Xp);
-            if (why < 0) return why;
-            if (why == 0) goto done;
+        int why = rbt_solve(F, nrhs, B, ldb, X, ldx, &rep);
+        if (why == HYLA_ERR_OUT_OF_MEMORY)
+            return hyla_rt_error(why, "%s: no memory", r);
+        if (why <= 0) {
+            rc = why;
+            goto done;
         }
         if ((rc = fall_back(F, why))) return rc;
     }
@@ -528,7 +552,8 @@ HYLA_EXPORT int hyla_drbt_solve(hyla_drbt_t *F, int nrhs, const double *B,
     rc = F->info; // A singular: X not computed
     if (!rc) {
         for (int j = 0; j < nrhs; j++)
-            memcpy(X + (size_t)j * ldx, B + (size_t)j * ldb, sizeof(double) * n);
+            memcpy(X + (size_t)j * ldx, B + (size_t)j * ldb,
+                   sizeof(double) * n);
         rc = hyla_dgetrs('N', n, nrhs, F->Ap, F->N, F->ipiv, X, ldx);
     }
 done:
@@ -562,5 +587,63 @@ HYLA_EXPORT int hyla_dgesv_rbt(int n, int nrhs, double *A, int lda, int *ipiv,
         memcpy(ipiv, F->ipiv, sizeof(int) * n);
     }
     hyla_drbt_destroy(F);
+    return rc;
+}
+
+HYLA_EXPORT int hyla_dgesv_rbt_tile(hyla_desc_t *A, int *ipiv,
+                                    const hyla_desc_t *B, hyla_desc_t *X,
+                                    const hyla_rbt_opts_t *opts,
+                                    hyla_rbt_report_t *report)
+{
+    const char *r = "hyla_dgesv_rbt_tile";
+    hyla_rbt_opts_t o;
+    int rc;
+    if ((rc = hyla_rt_check_init(r)) ||
+        (rc = hyla_rt_check_desc(r, 1, A, HYLA_DOUBLE)) ||
+        (rc = hyla_rt_check_ptr(r, 2, "ipiv", ipiv, A->n)) ||
+        (rc = hyla_rt_check_desc(r, 3, B, HYLA_DOUBLE)) ||
+        (rc = hyla_rt_check_rhs(r, 1, A, 3, B)) ||
+        (rc = hyla_rt_check_desc(r, 4, X, HYLA_DOUBLE)) ||
+        (rc = options(r, 5, opts, &o)))
+        return rc;
+    if (X->m != B->m || X->n != B->n || X->nb != B->nb)
+        return hyla_rt_error(-4,
+                             "%s: X is %d x %d in tiles of %d; B is %d x %d "
+                             "in tiles of %d",
+                             r, X->m, X->n, X->nb, B->m, B->n, B->nb);
+    int n = A->n, nrhs = B->n;
+    hyla_rbt_report_t rep = {0, HYLA_RBT_NONE, 0};
+    if (n == 0 || nrhs == 0) goto done;
+    hyla_drbt_t *F = calloc(1, sizeof *F);
+    size_t size = (size_t)n * nrhs;
+    double *Bf = malloc(sizeof(double) * 2 * size), *Xf = Bf ? Bf + size : NULL;
+    if (!F || !Bf) {
+        free(F);
+        free(Bf);
+        return hyla_rt_error(HYLA_ERR_OUT_OF_MEMORY, "%s: no memory", r);
+    }
+    *F = (hyla_drbt_t){.n = n, .depth = o.depth, .max_iter = o.max_iter};
+    // B and X are small beside A: the refinement keeps them column-major.
+    if (!(rc = factor(F, NULL, 0, A, o.seed)) &&
+        !(rc = hyla_ddesc_to_lap(B, Bf, n))) {
+        rep.zero_pivot = F->zero;
+        rc = rbt_solve(F, nrhs, Bf, n, Xf, n, &rep);
+        if (rc == 0) rc = hyla_dlap_to_desc(Xf, n, X);
+    }
+    hyla_drbt_destroy(F);
+    free(Bf);
+    if (rc > 0) {
+        // The fall back: hyla_dgesv_tile on A, B's copy in X.
+        rep.fallback = (hyla_rbt_fallback_t)rc;
+        hyla_seq_t seq;
+        hyla_rt_seq_init(&seq, 0);
+        hyla_pdlacpy(B, X, &seq);
+        rc = hyla_rt_seq_wait(&seq);
+        if (!rc) rc = hyla_dgesv_tile(A, ipiv, X);
+    } else if (rc == HYLA_ERR_OUT_OF_MEMORY) {
+        return hyla_rt_error(rc, "%s: no memory for the copies of A", r);
+    }
+done:
+    if (report) *report = rep;
     return rc;
 }

@@ -37,18 +37,36 @@ void hyla_pddesc_to_lap(int uplo, const hyla_desc_t *A, double *Af, int lda,
         }
 }
 
+// The i-th tile column of nt to come in, by groups of `parts`.
+static int in_group_order(int i, int nt, int parts)
+{
+    return i / parts + (i % parts) * (nt / parts);
+}
+
 void hyla_pdlap_pad_to_desc(int na, const double *Af, int lda,
                             const hyla_desc_t *A, double *sums, int parts,
                             hyla_seq_t *seq)
 {
     hyla_task_opts_t o = hyla_task_opts(seq);
-    int q = A->nt / parts;
     for (int i = 0; i < A->nt; i++) {
-        int n = i / parts + (i % parts) * q;
+        int n = in_group_order(i, A->nt, parts);
         o.priority = hyla_prio_panel(A->nt, i) + 2;
         for (int m = 0; m < A->mt; m++)
             hyla_task_dlap_pad_to_tile(&o, na, Af, lda, A, m, n,
                                        sums + (size_t)n * A->m +
                                            (size_t)m * A->nb);
+    }
+}
+
+void hyla_pdtile_pad_to_desc(const hyla_desc_t *A, const hyla_desc_t *P,
+                             void *const *sums, int parts, hyla_seq_t *seq)
+{
+    hyla_task_opts_t o = hyla_task_opts(seq);
+    for (int i = 0; i < P->nt; i++) {
+        int n = in_group_order(i, P->nt, parts);
+        o.priority = hyla_prio_panel(P->nt, i) + 2;
+        for (int m = 0; m < P->mt; m++)
+            hyla_task_dtile_pad_to_tile(&o, A, P, m, n,
+                                        sums[(size_t)n * P->mt + m]);
     }
 }

@@ -7,8 +7,9 @@
 // levels; level l (1 = outermost) is block diagonal with 2^(l-1)
 // butterflies of order N / 2^(l-1), and U = U_d ... U_2 U_1.  Row i of a
 // butterfly's top half pairs with row i of its bottom half; weight i of
-// level l is element u + (l - 1) N + i of the weights W.  The callers make every half a whole number
-// of full tiles, so partners sit at the same place in partner tiles.
+// level l is element u + (l - 1) N + i of the weights W.  The callers make
+// every half a whole number of full tiles, so partners sit at the same place in
+// partner tiles.
 
 // Tiles of one butterfly of level l, for mt tile rows.
 static int span(int mt, int l)
@@ -17,8 +18,8 @@ static int span(int mt, int l)
 }
 
 // Level l alone, on the 2-by-2 groups of its partner tiles.
-static void one_level(hyla_task_opts_t *o, const hyla_desc_t *A, int l,
-                      void *W, size_t u, size_t v)
+static void one_level(hyla_task_opts_t *o, const hyla_desc_t *A, int l, void *W,
+                      size_t u, size_t v)
 {
     int mt = A->mt, s = span(mt, l), h = s / 2;
     size_t ul = u + (size_t)(l - 1) * A->m;

@@ -33,6 +33,9 @@ int th_check(int ok, const char *fmt, ...)
 
 // Expect status `want` from a call; prints both values on failure.  The
 // call is evaluated once.
+// The element type that routines on `type` refuse: a d test names
+// TH_OTHER_DTYPE(double), which its generated s version reads as float.
+#define TH_OTHER_DTYPE(type) (sizeof(type) == 8 ? HYLA_FLOAT : HYLA_DOUBLE)
 #define TH_STATUS(got, want) th_status((got), (want), #got, __FILE__, __LINE__)
 int th_status(int got, int want, const char *call, const char *file, int line);
 

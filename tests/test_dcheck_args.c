@@ -25,10 +25,6 @@
 // Each routine's cases run in a child process with its own hyla, so that
 // a crash or a hang fails those cases and the others still run.
 
-// Named through a macro so that the s version keeps both names.
-#define DTYPE(name) HYLA_##name
-#define OTHER_DTYPE (sizeof(double) == 8 ? DTYPE(FLOAT) : DTYPE(DOUBLE))
-
 enum { N = 10, NRHS = 3, LDA = N + 3, LDB = N + 2, NB = 4 };
 
 // The arrays handed to the routines, and their original contents.
@@ -379,9 +375,9 @@ static void setup(void)
                  {&FB, 1, N, NRHS, NB},      {&E, 0, 0, 0, NB},
                  {&E0, 0, 0, NRHS, NB},      {&B0N, 0, N, 0, NB}};
     for (size_t i = 0; i < sizeof descs / sizeof descs[0]; i++) {
-        int rc = hyla_desc_create(descs[i].T,
-                                  descs[i].other ? OTHER_DTYPE : HYLA_DOUBLE,
-                                  descs[i].m, descs[i].n, descs[i].nb);
+        int rc = hyla_desc_create(
+            descs[i].T, descs[i].other ? TH_OTHER_DTYPE(double) : HYLA_DOUBLE,
+            descs[i].m, descs[i].n, descs[i].nb);
         if (rc) {
             printf("FAIL setup: hyla_desc_create %d\n", rc);
             exit(1);

@@ -68,8 +68,9 @@ static double reference(int n, int nrhs, const double *A, int lda,
     LAPACKE_dlacpy(LAPACK_COL_MAJOR, 'A', n, n, A, lda, F, n);
     LAPACKE_dlacpy(LAPACK_COL_MAJOR, 'A', n, nrhs, B, ldb, X, n);
     int info = LAPACKE_dgesv(LAPACK_COL_MAJOR, n, nrhs, F, n, ipiv, X, n);
-    double r = info ? NAN : hyla_check_dresid_solve('N', n, nrhs, A, lda, X, n,
-                                                    B, ldb);
+    double r =
+        info ? NAN
+             : hyla_check_dresid_solve('N', n, nrhs, A, lda, X, n, B, ldb);
     if (knu) {
         double anorm = LAPACKE_dlange(LAPACK_COL_MAJOR, 'I', n, n, A, lda);
         double rcond = 0;
@@ -111,18 +112,18 @@ static void run(int kind, int n, int nrhs, int nb, int depth, int max_iter,
     th_tic();
     int rc = hyla_dgesv_rbt(n, nrhs, A, lda, ipiv, B, ldb, X, ldx, &o, &rep);
     double t = th_toc();
-    double berr = rc ? NAN : hyla_check_dresid_solve('N', n, nrhs, A0, lda, X,
-                                                     ldx, B, ldb);
+    double berr =
+        rc ? NAN
+           : hyla_check_dresid_solve('N', n, nrhs, A0, lda, X, ldx, B, ldb);
     double knu = 0;
     double ref = n && nrhs ? reference(n, nrhs, A0, lda, B, ldb, &knu) : 0;
     if (want == WELL) want = knu <= WELL_KNU ? HYLA_RBT_NONE : ANY;
     int ok = rc == 0 && berr <= fmax(10 * ref, 2.0);
     ok &= want == ANY || (want == SOME && rep.fallback != HYLA_RBT_NONE) ||
           (int)rep.fallback == want;
-    ok &= th_check(rep.iterations >= 0 &&
-                       rep.iterations <= (max_iter < 0 ? 30 : max_iter),
-                   "%d refinement steps, max_iter %d", rep.iterations,
-                   max_iter);
+    ok &= th_check(
+        rep.iterations >= 0 && rep.iterations <= (max_iter < 0 ? 30 : max_iter),
+        "%d refinement steps, max_iter %d", rep.iterations, max_iter);
     // A unchanged, or LU factors after a fall back.
     if (rep.fallback == HYLA_RBT_NONE)
         ok &= th_check(!memcmp(A, A0, sizeof(double) * (size_t)lda * n),
@@ -146,7 +147,8 @@ static void run(int kind, int n, int nrhs, int nb, int depth, int max_iter,
 // Column col of A zero: LAPACKE's info, and a fall back.
 static void singular(int n, int nb, int col, int seed)
 {
-    double *A = alloc(n, n), *F = alloc(n, n), *B = alloc(n, 2), *X = alloc(n, 2);
+    double *A = alloc(n, n), *F = alloc(n, n), *B = alloc(n, 2),
+           *X = alloc(n, 2);
     int *ipiv = malloc(sizeof(int) * n);
     hyla_check_dgen(n, n, A, n, seed);
     for (int i = 0; i < n; i++)
@@ -157,8 +159,8 @@ static void singular(int n, int nb, int col, int seed)
     hyla_rbt_report_t rep;
     int rc = hyla_dgesv_rbt(n, 2, A, n, ipiv, B, n, X, n, NULL, &rep);
     char note[64];
-    snprintf(note, sizeof note, "singular col %d: info %d (want %d) fb=%d",
-             col, rc, want, (int)rep.fallback);
+    snprintf(note, sizeof note, "singular col %d: info %d (want %d) fb=%d", col,
+             rc, want, (int)rep.fallback);
     th_row("dgesv_rbt", n, n, nb, 0, 0, 0,
            want > 0 && rc == want && rep.fallback != HYLA_RBT_NONE, note);
     free(A);
@@ -190,8 +192,8 @@ static void split(int kind, int depth, int n, int nb, int seed)
                         0);
         berr = hyla_check_dresid_solve('N', n, 5, A, n, X, n, B, n);
         ok &= berr <= fmax(10 * reference(n, 5, A, n, B, n, NULL), 2.0);
-        ok &= th_check(r1.fallback == r2.fallback,
-                       "fall back %d then %d", r1.fallback, r2.fallback);
+        ok &= th_check(r1.fallback == r2.fallback, "fall back %d then %d",
+                       r1.fallback, r2.fallback);
         // The same seed through hyla_dgesv_rbt: the same first solution,
         // to the bit on CPU workers; with GPUs the scheduler may run a
         // task on either kind, whose roundings differ.
@@ -216,6 +218,87 @@ static void split(int kind, int depth, int n, int nb, int seed)
     free(X);
     free(Y);
     free(W);
+    free(ipiv);
+}
+
+// hyla_dgesv_rbt_tile on A in tiles of tnb (nb: the configured size),
+// column zero_col of A zero (-1: none): the backward error as in run(), or
+// LAPACKE's info; A's tiles unchanged, or its LU factors after a fall
+// back; on CPU workers with tiles of nb, the X of hyla_dgesv_rbt to the
+// bit.
+static void tiles(int kind, int depth, int n, int nb, int tnb, int zero_col,
+                  int want, int seed)
+{
+    int nrhs = 2;
+    double *A = alloc(n, n), *A0 = alloc(n, n), *B = alloc(n, nrhs),
+           *X = alloc(n, nrhs), *Y = alloc(n, nrhs);
+    int *ipiv = malloc(sizeof(int) * n);
+    gen(kind, n, A0, n, seed);
+    for (int i = 0; zero_col >= 0 && i < n; i++)
+        A0[(size_t)zero_col * n + i] = 0;
+    hyla_check_dgen(n, nrhs, B, n, seed + 1);
+    hyla_rbt_opts_t o = HYLA_RBT_OPTS_DEFAULT;
+    o.depth = depth;
+    hyla_desc_t *At = NULL, *Bt = NULL, *Xt = NULL;
+    int ok = TH_STATUS(hyla_desc_create(&At, HYLA_DOUBLE, n, n, tnb), 0) &&
+             TH_STATUS(hyla_desc_create(&Bt, HYLA_DOUBLE, n, nrhs, tnb), 0) &&
+             TH_STATUS(hyla_desc_create(&Xt, HYLA_DOUBLE, n, nrhs, tnb), 0) &&
+             TH_STATUS(hyla_dlap_to_desc(A0, n, At), 0) &&
+             TH_STATUS(hyla_dlap_to_desc(B, n, Bt), 0);
+    hyla_rbt_report_t rep = {-1, -1, -1};
+    double berr = NAN;
+    int rc = -1, info = 0;
+    if (ok) {
+        rc = hyla_dgesv_rbt_tile(At, ipiv, Bt, Xt, &o, &rep);
+        ok &= TH_STATUS(hyla_ddesc_to_lap(At, A, n), 0);
+        if (zero_col >= 0) {
+            double *F = alloc(n, n);
+            memcpy(F, A0, sizeof(double) * n * n);
+            info = LAPACKE_dgetrf(LAPACK_COL_MAJOR, n, n, F, n, ipiv);
+            free(F);
+        }
+    }
+    if (ok && zero_col >= 0) {
+        ok &=
+            th_check(rc == info && info > 0, "info %d, LAPACKE's %d", rc, info);
+    } else if (ok) {
+        ok &= TH_STATUS(rc, 0) && TH_STATUS(hyla_ddesc_to_lap(Xt, X, n), 0);
+        berr = hyla_check_dresid_solve('N', n, nrhs, A0, n, X, n, B, n);
+        double knu = 0, ref = reference(n, nrhs, A0, n, B, n, &knu);
+        if (want == WELL) want = knu <= WELL_KNU ? HYLA_RBT_NONE : ANY;
+        ok &=
+            th_check(berr <= fmax(10 * ref, 2.0), "backward error %.2g", berr);
+        ok &= th_check(want == ANY || (int)rep.fallback == want,
+                       "fall back %d, want %d", (int)rep.fallback, want);
+        if (rep.fallback == HYLA_RBT_NONE)
+            ok &= th_check(!memcmp(A, A0, sizeof(double) * n * n),
+                           "A changed without a fall back");
+        else
+            ok &= th_check(hyla_check_dresid_getrf(n, n, A0, n, A, n, ipiv) <=
+                               HYLA_CHECK_TOL,
+                           "A after the fall back is not its LU factors");
+        if (!th_gpus() && tnb == nb && ok) {
+            memcpy(A, A0, sizeof(double) * n * n);
+            ok &= TH_STATUS(
+                      hyla_dgesv_rbt(n, nrhs, A, n, ipiv, B, n, Y, n, &o, NULL),
+                      0) &&
+                  th_check(!memcmp(X, Y, sizeof(double) * n * nrhs),
+                           "X differs from hyla_dgesv_rbt's");
+        }
+    }
+    hyla_desc_destroy(&At);
+    hyla_desc_destroy(&Bt);
+    hyla_desc_destroy(&Xt);
+    char note[80];
+    snprintf(note, sizeof note, "tiles of %d: %s d=%d col0=%d fb=%d it=%d", tnb,
+             kind_names[kind], depth, zero_col, (int)rep.fallback,
+             rep.iterations);
+    th_row("dgesv_rbt_tile", n, n, nb, 0, 0, berr, ok, note);
+    free(A);
+    free(A0);
+    free(B);
+    free(X);
+    free(Y);
     free(ipiv);
 }
 
@@ -281,8 +364,8 @@ static void kernels(int m, int n, int seed)
     e1 /= mmax * eps;
     e2 /= mmax * eps;
     char note[64];
-    snprintf(note, sizeof note, "kernels: B^T M C %.2g eps, round trip %.2g eps",
-             e1, e2);
+    snprintf(note, sizeof note,
+             "kernels: B^T M C %.2g eps, round trip %.2g eps", e1, e2);
     th_row("drbt_tile", M2, N2, m, 0, 0, fmax(e1, e2), e1 <= 8 && e2 <= 8,
            note);
     free(M);
@@ -315,9 +398,9 @@ static void two_levels(int m, int n, int seed)
             tile[4 * k + l] = A + o;
             ref[4 * k + l] = Ref + o;
         }
-        wp[k] = w + k * m;              // rows, inner level
-        wp[4 + k] = w + (4 + k) * m;    // rows, outer level
-        wp[8 + k] = w + 8 * m + k * n;  // columns, inner
+        wp[k] = w + k * m;                    // rows, inner level
+        wp[4 + k] = w + (4 + k) * m;          // rows, outer level
+        wp[8 + k] = w + 8 * m + k * n;        // columns, inner
         wp[12 + k] = w + 8 * m + (4 + k) * n; // columns, outer
     }
     hyla_cpu_drbt_two_levels(m, n, ld, tile, wp);
@@ -329,10 +412,9 @@ static void two_levels(int m, int n, int seed)
                 int k0 = pairs[lev][p][0], k1 = pairs[lev][p][1];
                 int l0 = pairs[lev][q][0], l1 = pairs[lev][q][1];
                 hyla_cpu_drbt_two_sided(
-                    m, n, ref[4 * k0 + l0], ref[4 * k0 + l1],
-                    ref[4 * k1 + l0], ref[4 * k1 + l1], ld, wp[4 * lev + k0],
-                    wp[4 * lev + k1], wp[8 + 4 * lev + l0],
-                    wp[8 + 4 * lev + l1]);
+                    m, n, ref[4 * k0 + l0], ref[4 * k0 + l1], ref[4 * k1 + l0],
+                    ref[4 * k1 + l1], ld, wp[4 * lev + k0], wp[4 * lev + k1],
+                    wp[8 + 4 * lev + l0], wp[8 + 4 * lev + l1]);
             }
     double mmax = 0, e = 0;
     for (int i = 0; i < M4; i++)
@@ -357,20 +439,31 @@ static void bad_args(void)
     hyla_rbt_opts_t o = HYLA_RBT_OPTS_DEFAULT;
     hyla_drbt_t *F = NULL;
     int ok = 1;
-    ok &= TH_STATUS(hyla_dgesv_rbt(-1, 1, a, 2, ipiv, b, 2, x, 2, NULL, NULL), -1);
-    ok &= TH_STATUS(hyla_dgesv_rbt(2, -1, a, 2, ipiv, b, 2, x, 2, NULL, NULL), -2);
-    ok &= TH_STATUS(hyla_dgesv_rbt(2, 1, NULL, 2, ipiv, b, 2, x, 2, NULL, NULL), -3);
-    ok &= TH_STATUS(hyla_dgesv_rbt(2, 1, a, 1, ipiv, b, 2, x, 2, NULL, NULL), -4);
-    ok &= TH_STATUS(hyla_dgesv_rbt(2, 1, a, 2, NULL, b, 2, x, 2, NULL, NULL), -5);
-    ok &= TH_STATUS(hyla_dgesv_rbt(2, 1, a, 2, ipiv, NULL, 2, x, 2, NULL, NULL), -6);
-    ok &= TH_STATUS(hyla_dgesv_rbt(2, 1, a, 2, ipiv, b, 1, x, 2, NULL, NULL), -7);
-    ok &= TH_STATUS(hyla_dgesv_rbt(2, 1, a, 2, ipiv, b, 2, NULL, 2, NULL, NULL), -8);
-    ok &= TH_STATUS(hyla_dgesv_rbt(2, 1, a, 2, ipiv, b, 2, x, 1, NULL, NULL), -9);
+    ok &= TH_STATUS(hyla_dgesv_rbt(-1, 1, a, 2, ipiv, b, 2, x, 2, NULL, NULL),
+                    -1);
+    ok &= TH_STATUS(hyla_dgesv_rbt(2, -1, a, 2, ipiv, b, 2, x, 2, NULL, NULL),
+                    -2);
+    ok &= TH_STATUS(hyla_dgesv_rbt(2, 1, NULL, 2, ipiv, b, 2, x, 2, NULL, NULL),
+                    -3);
+    ok &=
+        TH_STATUS(hyla_dgesv_rbt(2, 1, a, 1, ipiv, b, 2, x, 2, NULL, NULL), -4);
+    ok &=
+        TH_STATUS(hyla_dgesv_rbt(2, 1, a, 2, NULL, b, 2, x, 2, NULL, NULL), -5);
+    ok &= TH_STATUS(hyla_dgesv_rbt(2, 1, a, 2, ipiv, NULL, 2, x, 2, NULL, NULL),
+                    -6);
+    ok &=
+        TH_STATUS(hyla_dgesv_rbt(2, 1, a, 2, ipiv, b, 1, x, 2, NULL, NULL), -7);
+    ok &= TH_STATUS(hyla_dgesv_rbt(2, 1, a, 2, ipiv, b, 2, NULL, 2, NULL, NULL),
+                    -8);
+    ok &=
+        TH_STATUS(hyla_dgesv_rbt(2, 1, a, 2, ipiv, b, 2, x, 1, NULL, NULL), -9);
     o.depth = 5;
-    ok &= TH_STATUS(hyla_dgesv_rbt(2, 1, a, 2, ipiv, b, 2, x, 2, &o, NULL), -10);
+    ok &=
+        TH_STATUS(hyla_dgesv_rbt(2, 1, a, 2, ipiv, b, 2, x, 2, &o, NULL), -10);
     o.depth = 2;
     o.max_iter = -2;
-    ok &= TH_STATUS(hyla_dgesv_rbt(2, 1, a, 2, ipiv, b, 2, x, 2, &o, NULL), -10);
+    ok &=
+        TH_STATUS(hyla_dgesv_rbt(2, 1, a, 2, ipiv, b, 2, x, 2, &o, NULL), -10);
     ok &= TH_STATUS(hyla_drbt_factor(2, a, 2, NULL, NULL), -5);
     ok &= TH_STATUS(hyla_drbt_factor(2, a, 1, NULL, &F), -3);
     ok &= th_check(F == NULL, "F set by a failed factor");
@@ -388,11 +481,38 @@ static void bad_args(void)
                        rep.iterations == 0,
                    "b = 0 gave x = %g %g, fall back %d after %d steps", x[0],
                    x[1], (int)rep.fallback, rep.iterations);
+    // The tile form: shapes, precision, options.
+    hyla_desc_t *At = NULL, *Bt = NULL, *Xt = NULL, *X3 = NULL, *Af = NULL;
+    ok &= TH_STATUS(hyla_desc_create(&At, HYLA_DOUBLE, 2, 2, 1), 0) &&
+          TH_STATUS(hyla_desc_create(&Bt, HYLA_DOUBLE, 2, 1, 1), 0) &&
+          TH_STATUS(hyla_desc_create(&Xt, HYLA_DOUBLE, 2, 1, 1), 0) &&
+          TH_STATUS(hyla_desc_create(&X3, HYLA_DOUBLE, 3, 1, 1), 0) &&
+          TH_STATUS(hyla_desc_create(&Af, TH_OTHER_DTYPE(double), 2, 2, 1), 0);
+    if (ok) {
+        ok &=
+            TH_STATUS(hyla_dgesv_rbt_tile(NULL, ipiv, Bt, Xt, NULL, NULL), -1);
+        ok &= TH_STATUS(hyla_dgesv_rbt_tile(Af, ipiv, Bt, Xt, NULL, NULL), -1);
+        ok &= TH_STATUS(hyla_dgesv_rbt_tile(At, NULL, Bt, Xt, NULL, NULL), -2);
+        ok &= TH_STATUS(hyla_dgesv_rbt_tile(At, ipiv, X3, Xt, NULL, NULL), -3);
+        ok &=
+            TH_STATUS(hyla_dgesv_rbt_tile(At, ipiv, Bt, NULL, NULL, NULL), -4);
+        ok &= TH_STATUS(hyla_dgesv_rbt_tile(At, ipiv, Bt, X3, NULL, NULL), -4);
+        o.max_iter = -1;
+        o.depth = -2;
+        ok &= TH_STATUS(hyla_dgesv_rbt_tile(At, ipiv, Bt, Xt, &o, NULL), -5);
+    }
+    hyla_desc_destroy(&At);
+    hyla_desc_destroy(&Bt);
+    hyla_desc_destroy(&Xt);
+    hyla_desc_destroy(&X3);
+    hyla_desc_destroy(&Af);
     hyla_drbt_destroy(F);
     hyla_drbt_destroy(NULL);
     // n = 0 and nrhs = 0 do nothing.
-    ok &= TH_STATUS(hyla_dgesv_rbt(0, 1, NULL, 1, NULL, NULL, 1, NULL, 1, NULL, NULL), 0);
-    ok &= TH_STATUS(hyla_dgesv_rbt(2, 0, a, 2, ipiv, NULL, 2, NULL, 2, NULL, NULL), 0);
+    ok &= TH_STATUS(
+        hyla_dgesv_rbt(0, 1, NULL, 1, NULL, NULL, 1, NULL, 1, NULL, NULL), 0);
+    ok &= TH_STATUS(
+        hyla_dgesv_rbt(2, 0, a, 2, ipiv, NULL, 2, NULL, 2, NULL, NULL), 0);
     th_row("bad arguments", 2, 2, 0, 0, 0, 0, ok, "");
 }
 
@@ -447,6 +567,16 @@ int main(void)
                 singular(37, nb, 20, seed++);
                 split(RANDOM, 2, 45, nb, seed++);
                 split(ZERO_MINOR, 0, 45, nb, seed++);
+                // Tiles: of the configured size, one the butterflies fit
+                // whole (n = 16 tiles), and others, which the padded
+                // copy's tiles straddle.
+                tiles(RANDOM, 2, 129, nb, nb, -1, WELL, seed++);
+                tiles(RANDOM, 2, 16 * nb, nb, nb, -1, WELL, seed++);
+                tiles(RANDOM, 2, 129, nb, nb + 3, -1, WELL, seed++);
+                tiles(DOMINANT, 3, 100, nb, 2 * nb + 1, -1, WELL, seed++);
+                tiles(ZERO_MINOR, 0, 50, nb, nb, -1, HYLA_RBT_ZERO_PIVOT,
+                      seed++);
+                tiles(RANDOM, 2, 37, nb, nb + 1, 20, ANY, seed++);
             }
             th_finalize();
         }

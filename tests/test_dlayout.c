@@ -24,10 +24,6 @@
 // other element type is refused by the d routines with the position of
 // the tile-matrix argument.
 
-// Named through a macro so that the s version keeps both names.
-#define DTYPE(name) HYLA_##name
-#define OTHER_DTYPE (sizeof(double) == 8 ? DTYPE(FLOAT) : DTYPE(DOUBLE))
-
 static int imin(int a, int b)
 {
     return a < b ? a : b;
@@ -182,7 +178,7 @@ static void wrong_dtype(void)
     hyla_desc_t *F = NULL, *D = NULL;
     double Af[N * N] = {0};
     int ipiv[N];
-    TH_STATUS(hyla_desc_create(&F, OTHER_DTYPE, N, N, 4), 0);
+    TH_STATUS(hyla_desc_create(&F, TH_OTHER_DTYPE(double), N, N, 4), 0);
     TH_STATUS(hyla_desc_create(&D, HYLA_DOUBLE, N, N, 4), 0);
     TH_STATUS(hyla_dlap_to_desc(Af, N, F), -3);
     TH_STATUS(hyla_ddesc_to_lap(F, Af, N), -1);

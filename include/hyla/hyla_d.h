@@ -127,6 +127,19 @@ HYLA_EXPORT int hyla_dgesv_rbt(int n, int nrhs, double *A, int lda, int *ipiv,
                                const hyla_rbt_opts_t *opts,
                                hyla_rbt_report_t *report);
 
+/**
+ * hyla_dgesv_rbt() on tile matrices: A n-by-n, B and X n-by-nrhs, all in
+ * tiles of the same size; the tiles stay where they are (GPU memory
+ * included).  A is unchanged unless the solve fell back: then it holds
+ * the factors of hyla_dgetrf_tile() and ipiv (n) its pivots.
+ * Arguments: A, ipiv, B, X, opts, report.  Memory: two n-by-n tile
+ * matrices besides A.
+ */
+HYLA_EXPORT int hyla_dgesv_rbt_tile(hyla_desc_t *A, int *ipiv,
+                                    const hyla_desc_t *B, hyla_desc_t *X,
+                                    const hyla_rbt_opts_t *opts,
+                                    hyla_rbt_report_t *report);
+
 /** The factors of hyla_drbt_factor() (opaque), for many solves. */
 typedef struct hyla_drbt hyla_drbt_t;
 
