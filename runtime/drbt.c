@@ -108,12 +108,18 @@ static int factor(hyla_drbt_t *F, const double *Af, int lda,
     size_t count = (size_t)2 * nu * N + 1;
     F->w = malloc(sizeof(double) * count);
     int rc = F->w ? 0 : HYLA_ERR_OUT_OF_MEMORY;
-    if (!rc) rc = hyla_rt_desc_new(&F->A, HYLA_DOUBLE, N, N, t);
+    // From tiles, the copy of A has no host memory of its own: its tiles
+    // are made where A's are, and stay there.
+    if (!rc && At) rc = hyla_rt_desc_temp(&F->A, HYLA_DOUBLE, N, N, t);
+    if (!rc && !At) rc = hyla_rt_desc_new(&F->A, HYLA_DOUBLE, N, N, t);
     if (!rc) rc = hyla_rt_desc_temp(&F->LU, HYLA_DOUBLE, N, N, t);
     int nt = rc ? 0 : F->A->nt;
-    double *sums = rc ? NULL : malloc(sizeof(double) * N * nt);
+    size_t bytes = sizeof(double) * N * nt;
     // From tiles, the row sums come back through runtime vectors, one a
-    // tile.
+    // tile, into memory that GPUs copy to quickly.
+    double *sums = rc   ? NULL
+                   : At ? hyla_rt_staging_alloc(bytes)
+                        : malloc(bytes);
     void **h = At && sums ? calloc((size_t)nt * nt, sizeof *h) : NULL;
     if (!rc && (!sums || (At && !h))) rc = HYLA_ERR_OUT_OF_MEMORY;
     for (int k = 0; !rc && h && k < nt * nt; k++)
@@ -141,11 +147,13 @@ static int factor(hyla_drbt_t *F, const double *Af, int lda,
         hyla_pdgetrf_nopiv(F->LU, hyla_rt_config()->lookahead, &seq);
         rc = hyla_rt_seq_wait(&seq);
     }
-    for (int k = 0; h && k < nt * nt; k++)
-        if (h[k]) hyla_rt_vector_destroy(h[k]);
+    if (h) hyla_rt_vectors_destroy(h, (size_t)nt * nt);
     free(h);
     if (sums && rc >= 0) F->anrm = norm_inf(n, N, nt, sums);
-    free(sums);
+    if (At && sums)
+        hyla_rt_staging_free(sums, bytes);
+    else
+        free(sums);
     if (rc > 0) F->zero = rc;
     return rc < 0 ? rc : 0;
 }

@@ -76,6 +76,9 @@ typedef struct hyla_pivots {
 int hyla_rt_vector_create(void **h, void *p, size_t count, size_t elemsize);
 // After the tasks that use h: brings its data back to p and frees h.
 void hyla_rt_vector_destroy(void *h);
+// The same for count vectors (NULL ones skipped), their copies back to
+// the host overlapping.
+void hyla_rt_vectors_destroy(void **h, size_t count);
 // Host memory that GPUs copy from and to quickly (pinned when hyla runs
 // GPUs); NULL when out of memory.
 void *hyla_rt_staging_alloc(size_t bytes);

@@ -18,6 +18,17 @@ void hyla_rt_vector_destroy(void *h)
     if (h) starpu_data_unregister((starpu_data_handle_t)h);
 }
 
+void hyla_rt_vectors_destroy(void **h, size_t count)
+{
+    // Every copy back starts before the first unregistration waits.
+    for (size_t i = 0; i < count; i++)
+        if (h[i])
+            starpu_data_fetch_on_node((starpu_data_handle_t)h[i],
+                                      STARPU_MAIN_RAM, 1);
+    for (size_t i = 0; i < count; i++)
+        hyla_rt_vector_destroy(h[i]);
+}
+
 void *hyla_rt_staging_alloc(size_t bytes)
 {
     void *p = NULL;
