@@ -611,14 +611,14 @@ HYLA_EXPORT int hyla_dgesv_rbt_tile(hyla_desc_t *A, int *ipiv,
         (rc = hyla_rt_check_ptr(r, 2, "ipiv", ipiv, A->n)) ||
         (rc = hyla_rt_check_desc(r, 3, B, HYLA_DOUBLE)) ||
         (rc = hyla_rt_check_rhs(r, 1, A, 3, B)) ||
-        (rc = hyla_rt_check_desc(r, 4, X, HYLA_DOUBLE)) ||
-        (rc = options(r, 5, opts, &o)))
+        (rc = hyla_rt_check_desc(r, 4, X, HYLA_DOUBLE)))
         return rc;
     if (X->m != B->m || X->n != B->n || X->nb != B->nb)
         return hyla_rt_error(-4,
                              "%s: X is %d x %d in tiles of %d; B is %d x %d "
                              "in tiles of %d",
                              r, X->m, X->n, X->nb, B->m, B->n, B->nb);
+    if ((rc = options(r, 5, opts, &o))) return rc;
     int n = A->n, nrhs = B->n;
     hyla_rbt_report_t rep = {0, HYLA_RBT_NONE, 0};
     if (n == 0 || nrhs == 0) goto done;
