@@ -9,6 +9,10 @@
 
 #include "runtime.h"
 
+// C(Cm, 0) = alpha sum_j A(Am, j) B(j, 0) + beta C(Cm, 0), j < count.
+void hyla_task_dgemm_sum(const hyla_task_opts_t *o, double alpha,
+                         const hyla_desc_t *A, int Am, const hyla_desc_t *B,
+                         int count, double beta, const hyla_desc_t *C, int Cm);
 // C = alpha op(A) op(B) + beta C
 void hyla_task_dgemm(const hyla_task_opts_t *o, int transa, int transb,
                      double alpha, const hyla_desc_t *A, int Am, int An,
