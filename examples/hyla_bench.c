@@ -115,6 +115,27 @@ static int parse_int(const char *s, const char *what, int lo)
     return (int)v;
 }
 
+// Exits with a message unless every item of the comma-separated list is
+// one of the names.
+static void check_list(const char *list, const char *what,
+                       const char *const *names)
+{
+    const char *p = list;
+    for (;;) {
+        size_t len = strcspn(p, ",");
+        int known = 0;
+        for (const char *const *n = names; *n && !known; n++)
+            known = strlen(*n) == len && !strncmp(*n, p, len);
+        if (!known) {
+            fprintf(stderr, "hyla-bench: unknown %s '%.*s'\n", what, (int)len,
+                    p);
+            exit(2);
+        }
+        if (!p[len]) return;
+        p += len + 1;
+    }
+}
+
 static void parse(int argc, char **argv, options_t *o)
 {
     enum {
@@ -271,6 +292,11 @@ static void parse(int argc, char **argv, options_t *o)
                 argv[optind], usage);
         exit(2);
     }
+    static const char *const routines[] = {"getrf", "potrf",    "gesv",
+                                           "posv",  "gesv_rbt", NULL};
+    static const char *const precs[] = {"d", "s", NULL};
+    check_list(o->routines, "routine", routines);
+    check_list(o->precs, "precision", precs);
 }
 
 static void cpu_model(char *buf, size_t size)
@@ -447,8 +473,9 @@ int main(int argc, char **argv)
                             used.trsm_inverse, used.gpu_reserved_sms,
                             used.gpu_panel_rows, hr.gpu_j, hr.cpu_j,
                             o.ref ? rr.gpu_j : -1.0, o.ref ? rr.cpu_j : -1.0,
-                            o.rbt_depth, hr.rbt_iter, o.seed,
-                            hr.rbt_fallback);
+                            o.rbt_depth, hr.rbt_iter, o.seed, hr.rbt_fallback);
+                // A sweep stopped part way keeps the rows it finished.
+                if (csv) fflush(csv);
             }
             free(sizes);
         }
