@@ -5,6 +5,7 @@
 #include "bench.h"
 #include "check.h"
 #include "energy.h"
+#include "results.h"
 
 #include <cblas.h>
 #include <getopt.h>
@@ -67,6 +68,8 @@ static const char usage[] =
     "                      readable; printed with GFLOP/s per watt\n"
     "      --no-check      do not compute residuals\n"
     "      --csv FILE      also write the results to FILE as CSV\n"
+    "      --json FILE     also write them to FILE as JSON (an array of\n"
+    "                      objects with the CSV's column names)\n"
     "  -h, --help          this text\n"
     "\n"
     "GFLOP/s use the best of the timed runs; ratio = reference time / hyla\n"
@@ -75,7 +78,7 @@ static const char usage[] =
     "||b - Ax|| / (||A|| ||x|| n eps) (solves); it passes at <= 60.\n";
 
 typedef struct {
-    char *routines, *sizes, *precs, *csv, *ref_name, *trace;
+    char *routines, *sizes, *precs, *csv, *json, *ref_name, *trace;
     int m, nrhs, repeat, check, ref, tile, on_gpu, energy, rbt_depth, seed;
     hyla_config_t cfg;
 } options_t;
@@ -154,6 +157,7 @@ static void parse(int argc, char **argv, options_t *o)
         NGPUS,
         NOCHECK,
         CSV,
+        JSON,
         ONGPU,
         STREAMS,
         MAPPING,
@@ -184,6 +188,7 @@ static void parse(int argc, char **argv, options_t *o)
         {"m", required_argument, 0, 'm'},
         {"no-check", no_argument, 0, NOCHECK},
         {"csv", required_argument, 0, CSV},
+        {"json", required_argument, 0, JSON},
         {"on-gpu", no_argument, 0, ONGPU},
         {"gpu-streams", required_argument, 0, STREAMS},
         {"mapping", required_argument, 0, MAPPING},
@@ -276,6 +281,7 @@ static void parse(int argc, char **argv, options_t *o)
             break;
         case NOCHECK: o->check = 0; break;
         case CSV: o->csv = optarg; break;
+        case JSON: o->json = optarg; break;
         case 'h': fputs(usage, stdout); exit(0);
         default: fputs(usage, stderr); exit(2);
         }
@@ -332,6 +338,54 @@ static const char *ref_name(const char *ref)
     return "openblas";
 }
 
+// The row of one case, in result_names' order.
+static void fill_row(result_row_t *row, const options_t *o,
+                     const bench_case_t *c, const char *prec,
+                     const hyla_config_t *used, const bench_result_t *hr,
+                     const bench_result_t *rr, double hg, double rg,
+                     double ratio, const char *status)
+{
+    int k = 0;
+#define COL(...) snprintf(row->v[k++], RESULT_WIDTH, __VA_ARGS__)
+    COL("%s", c->routine);
+    COL("%s", prec);
+    COL("%d", c->m);
+    COL("%d", c->n);
+    COL("%d", c->nrhs);
+    COL("%d", used->nb);
+    COL("%d", used->lookahead);
+    COL("%d", used->panel_threads);
+    COL("%s", mode_name(used->mode));
+    COL("%d", used->ncpus);
+    COL("%d", used->ngpus);
+    COL("%s", used->scheduler);
+    COL("%s", o->on_gpu ? "tile-gpu" : o->tile ? "tile" : "lapack");
+    COL("%.6f", hr->t_min);
+    COL("%.6f", hr->t_median);
+    COL("%.2f", hg);
+    COL("%s", ref_name(o->ref_name));
+    COL("%.6f", rr->t_min);
+    COL("%.6f", rr->t_median);
+    COL("%.2f", rg);
+    COL("%.4f", ratio);
+    COL("%.3e", hr->resid);
+    COL("%s", status);
+    COL("%d", used->gpu_streams);
+    COL("%s", used->mapping == HYLA_MAP_CYCLIC ? "cyclic" : "scheduler");
+    COL("%d", used->trsm_inverse);
+    COL("%d", used->gpu_reserved_sms);
+    COL("%d", used->gpu_panel_rows);
+    COL("%.3f", hr->gpu_j);
+    COL("%.3f", hr->cpu_j);
+    COL("%.3f", o->ref ? rr->gpu_j : -1.0);
+    COL("%.3f", o->ref ? rr->cpu_j : -1.0);
+    COL("%d", o->rbt_depth);
+    COL("%d", hr->rbt_iter);
+    COL("%d", o->seed);
+    COL("%d", hr->rbt_fallback);
+#undef COL
+}
+
 int main(int argc, char **argv)
 {
     options_t o;
@@ -341,21 +395,10 @@ int main(int argc, char **argv)
     char cpu[128];
     cpu_model(cpu, sizeof cpu);
 
-    FILE *csv = NULL;
-    if (o.csv && !(csv = fopen(o.csv, "w"))) {
-        perror(o.csv);
-        return 2;
-    }
+    results_t out;
+    if (results_open(&out, o.csv, o.json)) return 2;
     printf("# hyla %s, %s, %d cores; reference: %s with %d threads\n",
            hyla_version(), cpu, ncores, openblas_get_config(), threads);
-    if (csv)
-        fprintf(csv, "routine,prec,m,n,nrhs,nb,lookahead,panel_threads,mode,"
-                     "ncpu,ngpu,scheduler,api,hyla_s_min,hyla_s_median,"
-                     "hyla_gflops,ref,ref_s_min,ref_s_median,ref_gflops,"
-                     "ratio,residual,status,gpu_streams,mapping,trsm_inv,"
-                     "reserved_sms,panel_rows,hyla_gpu_j,hyla_cpu_j,"
-                     "ref_gpu_j,ref_cpu_j,rbt_depth,rbt_iter,seed,"
-                     "rbt_fallback\n");
     printf("%-6s %4s %6s %5s %3s %4s %9s %9s %8s | %9s %8s | %6s %9s  %s\n",
            "routine", "prec", "m|n", "nb", "la", "ncpu", "hyla_s", "median",
            "GFLOP/s", "ref_s", "GFLOP/s", "ratio", "residual", "status");
@@ -454,28 +497,10 @@ int main(int argc, char **argv)
                     if (o.ref) print_energy(ref_name(o.ref_name), flops, &rr);
                 }
                 fflush(stdout);
-                if (csv)
-                    fprintf(csv,
-                            "%s,%s,%d,%d,%d,%d,%d,%d,%s,%d,%d,%s,%s,%.6f,"
-                            "%.6f,%.2f,%s,%.6f,%.6f,%.2f,%.4f,%.3e,%s,%d,%s,"
-                            "%d,%d,%d,%.3f,%.3f,%.3f,%.3f,%d,%d,%d,%d\n",
-                            rt, p, c.m, c.n, c.nrhs, used.nb, used.lookahead,
-                            used.panel_threads, mode_name(used.mode),
-                            used.ncpus, used.ngpus, used.scheduler,
-                            o.on_gpu ? "tile-gpu"
-                            : o.tile ? "tile"
-                                     : "lapack",
-                            hr.t_min, hr.t_median, hg, ref_name(o.ref_name),
-                            rr.t_min, rr.t_median, rg, ratio, hr.resid, status,
-                            used.gpu_streams,
-                            used.mapping == HYLA_MAP_CYCLIC ? "cyclic"
-                                                            : "scheduler",
-                            used.trsm_inverse, used.gpu_reserved_sms,
-                            used.gpu_panel_rows, hr.gpu_j, hr.cpu_j,
-                            o.ref ? rr.gpu_j : -1.0, o.ref ? rr.cpu_j : -1.0,
-                            o.rbt_depth, hr.rbt_iter, o.seed, hr.rbt_fallback);
-                // A sweep stopped part way keeps the rows it finished.
-                if (csv) fflush(csv);
+                result_row_t row;
+                fill_row(&row, &o, &c, p, &used, &hr, &rr, hg, rg, ratio,
+                         status);
+                results_write(&out, &row);
             }
             free(sizes);
         }
@@ -483,6 +508,6 @@ int main(int argc, char **argv)
     }
     free(routines);
     if (o.energy) energy_stop();
-    if (csv) fclose(csv);
+    results_close(&out);
     return failures ? 1 : 0;
 }

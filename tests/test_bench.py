@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: BSD-3-Clause
 """The benchmark driver's interface: a small run of every routine in both
 precisions passes its residual checks and writes a CSV with the documented
-columns and a loadable trace; --help exits 0; bad arguments exit 2 with a
-message on stderr.
+columns, the same rows as JSON, and a loadable trace; --help exits 0; bad
+arguments exit 2 with a message on stderr.
 
 Usage: test_bench.py HYLA-BENCH   (run from a scratch directory)
 """
@@ -39,9 +39,10 @@ def main(bench):
     with tempfile.TemporaryDirectory() as tmp:
         out_csv = os.path.join(tmp, "out.csv")
         out_json = os.path.join(tmp, "trace.json")
+        out_res = os.path.join(tmp, "out.json")
         r = run(bench, "-r", ",".join(ROUTINES), "-p", "d,s", "-n", "70",
                 "--nb", "16", "--ncpus", "2", "--mode", "cpu", "--repeat",
-                "2", "--csv", out_csv, "--trace", out_json)
+                "2", "--csv", out_csv, "--json", out_res, "--trace", out_json)
         check(r.returncode == 0, "small run of every routine exits 0 "
               "(stderr: %s)" % r.stderr.strip()[-200:])
         with open(out_csv) as f:
@@ -60,6 +61,15 @@ def main(bench):
                   for b in body), "CSV: 0 < min <= median time")
         check(all(float(b["ref_s_min"]) > 0 and b["ref"] == "openblas"
                   for b in body), "CSV: the reference ran")
+        with open(out_res) as f:
+            res = json.load(f)
+        check(isinstance(res, list) and len(res) == len(body) and
+              all(list(x.keys()) == COLUMNS for x in res),
+              "JSON: an array of the CSV's rows, the same keys")
+        check(all(str(x["routine"]) == b["routine"] and
+                  float(x["hyla_s_min"]) == float(b["hyla_s_min"]) and
+                  x["n"] == int(b["n"]) for x, b in zip(res, body)),
+              "JSON: the CSV's values")
         with open(out_json) as f:
             trace = json.load(f)
         events = trace.get("traceEvents", [])
@@ -76,6 +86,7 @@ def main(bench):
                            (["-r", "lu", "-n", "8", "--no-ref"],
                             "an unknown routine"),
                            (["--ref", "mkl"], "an unknown reference"),
+                           (["--json"], "--json without a file"),
                            (["extra"], "a stray argument")]:
             r = run(bench, *args)
             check(r.returncode == 2 and r.stderr.strip() != "",
