@@ -26,8 +26,12 @@ static const char usage[] =
     "  -n, --n LIST        matrix orders, comma-separated (default 4000)\n"
     "  -m, --m M           rows of getrf's matrices (default: n, square)\n"
     "  -p, --prec LIST     d, s or d,s (default d)\n"
-    "      --nb NB         tile size (default: hyla's, or HYLA_NB)\n"
-    "      --lookahead L   panel steps updated ahead (default: hyla's)\n"
+    "      --nb LIST       tile sizes, comma-separated (default: hyla's, or\n"
+    "                      HYLA_NB)\n"
+    "      --lookahead LIST  panel steps updated ahead (default: hyla's)\n"
+    "                      Lists sweep: every routine, precision, n, nb\n"
+    "                      and lookahead together; the reference runs once\n"
+    "                      per routine, precision and n\n"
     "      --ncpus P       hyla's CPU workers and the reference's threads\n"
     "                      (default: every core)\n"
     "      --sched NAME    StarPU scheduling policy (default: hyla's)\n"
@@ -77,10 +81,13 @@ static const char usage[] =
     "||PAx - LUx|| / (||A|| ||x|| n eps) (getrf), the same with LL^T (potrf),\n"
     "||b - Ax|| / (||A|| ||x|| n eps) (solves); it passes at <= 60.\n";
 
+enum { MAX_LIST = 64 };
+
 typedef struct {
     char *routines, *sizes, *precs, *csv, *json, *ref_name, *trace;
     int m, nrhs, repeat, check, ref, tile, on_gpu, energy, rbt_depth, seed;
     hyla_config_t cfg;
+    int nbs[MAX_LIST], nnb, las[MAX_LIST], nla; // the swept values
 } options_t;
 
 // One line per library: joules of one run and GFLOP/s per watt
@@ -116,6 +123,30 @@ static int parse_int(const char *s, const char *what, int lo)
         exit(2);
     }
     return (int)v;
+}
+
+// A comma-separated list of integers >= lo into v (at most MAX_LIST);
+// returns the count.
+static int parse_ints(const char *list, const char *what, int lo, int *v)
+{
+    char buf[512];
+    snprintf(buf, sizeof buf, "%s", list);
+    int k = 0;
+    char *save;
+    for (char *t = strtok_r(buf, ",", &save); t;
+         t = strtok_r(NULL, ",", &save)) {
+        if (k == MAX_LIST) {
+            fprintf(stderr, "hyla-bench: %s: at most %d values\n", what,
+                    MAX_LIST);
+            exit(2);
+        }
+        v[k++] = parse_int(t, what, lo);
+    }
+    if (!k) {
+        fprintf(stderr, "hyla-bench: %s: no value (got '%s')\n", what, list);
+        exit(2);
+    }
+    return k;
 }
 
 // Exits with a message unless every item of the comma-separated list is
@@ -219,9 +250,9 @@ static void parse(int argc, char **argv, options_t *o)
         case 'r': o->routines = optarg; break;
         case 'n': o->sizes = optarg; break;
         case 'p': o->precs = optarg; break;
-        case NB: o->cfg.nb = parse_int(optarg, "--nb", 1); break;
+        case NB: o->nnb = parse_ints(optarg, "--nb", 1, o->nbs); break;
         case LOOKAHEAD:
-            o->cfg.lookahead = parse_int(optarg, "--lookahead", 0);
+            o->nla = parse_ints(optarg, "--lookahead", 0, o->las);
             break;
         case NCPUS: o->cfg.ncpus = parse_int(optarg, "--ncpus", 1); break;
         case SCHED: o->cfg.scheduler = optarg; break;
@@ -301,6 +332,8 @@ static void parse(int argc, char **argv, options_t *o)
     static const char *const routines[] = {"getrf", "potrf",    "gesv",
                                            "posv",  "gesv_rbt", NULL};
     static const char *const precs[] = {"d", "s", NULL};
+    if (!o->nnb) o->nbs[o->nnb++] = o->cfg.nb;
+    if (!o->nla) o->las[o->nla++] = o->cfg.lookahead;
     check_list(o->routines, "routine", routines);
     check_list(o->precs, "precision", precs);
 }
@@ -386,6 +419,59 @@ static void fill_row(result_row_t *row, const options_t *o,
 #undef COL
 }
 
+// hyla on case c with configuration cfg, beside the reference's result
+// rr: prints and writes the row.  0, -1 when the residual failed, or an
+// exit status.
+static int measure(const options_t *o, const hyla_config_t *cfg,
+                   const bench_case_t *c, const char *p, runner_t run,
+                   const bench_result_t *rr, results_t *out)
+{
+    bench_result_t hr = {0, 0, -1, 0, -1, -1, -1, -1};
+    int rc = hyla_init(cfg);
+    if (rc) {
+        fprintf(stderr, "hyla-bench: hyla_init: %s (%s)\n", hyla_strerror(rc),
+                hyla_error_detail());
+        return 1;
+    }
+    hyla_config_t used;
+    hyla_config_get(&used);
+    static int shown;
+    if (!shown++)
+        printf("# %s, %d GPU%s, mode %s, scheduler %s; reference "
+               "%s\n",
+               hyla_topology(), used.ngpus, used.ngpus == 1 ? "" : "s",
+               mode_name(used.mode), used.scheduler, ref_name(o->ref_name));
+    if (run(c, &hr)) {
+        fprintf(stderr, "hyla-bench: unknown routine '%s'\n", c->routine);
+        return 2;
+    }
+    hyla_finalize();
+
+    double flops = bench_flops(c);
+    double hg = flops / hr.t_min * 1e-9;
+    double rg = o->ref ? flops / rr->t_min * 1e-9 : 0.0;
+    double ratio = o->ref ? rr->t_min / hr.t_min : 0.0;
+    const char *status = hr.info != 0                 ? "error"
+                         : !o->check                  ? "unchecked"
+                         : hr.resid <= HYLA_CHECK_TOL ? "ok"
+                                                      : "FAILED";
+    int failed = strcmp(status, "ok") && strcmp(status, "unchecked");
+    printf("%-7s %3s %6d %5d %3d %4d %9.4f %9.4f %8.1f | %9.4f "
+           "%8.1f | %6.3f %9.2e  %s\n",
+           c->routine, p, c->m == c->n ? c->n : c->m, used.nb, used.lookahead,
+           used.ncpus, hr.t_min, hr.t_median, hg, rr->t_min, rg, ratio,
+           hr.resid, status);
+    if (o->energy) {
+        print_energy("hyla", flops, &hr);
+        if (o->ref) print_energy(ref_name(o->ref_name), flops, rr);
+    }
+    fflush(stdout);
+    result_row_t row;
+    fill_row(&row, o, c, p, &used, &hr, rr, hg, rg, ratio, status);
+    results_write(out, &row);
+    return failed ? -1 : 0;
+}
+
 int main(int argc, char **argv)
 {
     options_t o;
@@ -434,7 +520,7 @@ int main(int argc, char **argv)
                                   .ref_gpus = o.cfg.ngpus,
                                   .seed = o.seed,
                                   .rbt_depth = o.rbt_depth};
-                bench_result_t rr = {0, 0, -1, 0, -1, -1, -1, -1}, hr = rr;
+                bench_result_t rr = {0, 0, -1, 0, -1, -1, -1, -1};
                 // The reference runs while hyla is stopped, with every
                 // thread it is allowed.
                 if (o.ref) {
@@ -457,50 +543,15 @@ int main(int argc, char **argv)
                         return 1;
                     }
                 }
-                int rc = hyla_init(&o.cfg);
-                if (rc) {
-                    fprintf(stderr, "hyla-bench: hyla_init: %s (%s)\n",
-                            hyla_strerror(rc), hyla_error_detail());
-                    return 1;
-                }
-                hyla_config_t used;
-                hyla_config_get(&used);
-                static int shown;
-                if (!shown++)
-                    printf("# %s, %d GPU%s, mode %s, scheduler %s; reference "
-                           "%s\n",
-                           hyla_topology(), used.ngpus,
-                           used.ngpus == 1 ? "" : "s", mode_name(used.mode),
-                           used.scheduler, ref_name(o.ref_name));
-                if (run(&c, &hr)) {
-                    fprintf(stderr, "hyla-bench: unknown routine '%s'\n", rt);
-                    return 2;
-                }
-                hyla_finalize();
-
-                double flops = bench_flops(&c);
-                double hg = flops / hr.t_min * 1e-9;
-                double rg = o.ref ? flops / rr.t_min * 1e-9 : 0.0;
-                double ratio = o.ref ? rr.t_min / hr.t_min : 0.0;
-                const char *status = hr.info != 0                 ? "error"
-                                     : !o.check                   ? "unchecked"
-                                     : hr.resid <= HYLA_CHECK_TOL ? "ok"
-                                                                  : "FAILED";
-                failures += strcmp(status, "ok") && strcmp(status, "unchecked");
-                printf("%-7s %3s %6d %5d %3d %4d %9.4f %9.4f %8.1f | %9.4f "
-                       "%8.1f | %6.3f %9.2e  %s\n",
-                       rt, p, c.m == c.n ? c.n : c.m, used.nb, used.lookahead,
-                       used.ncpus, hr.t_min, hr.t_median, hg, rr.t_min, rg,
-                       ratio, hr.resid, status);
-                if (o.energy) {
-                    print_energy("hyla", flops, &hr);
-                    if (o.ref) print_energy(ref_name(o.ref_name), flops, &rr);
-                }
-                fflush(stdout);
-                result_row_t row;
-                fill_row(&row, &o, &c, p, &used, &hr, &rr, hg, rg, ratio,
-                         status);
-                results_write(&out, &row);
+                for (int i = 0; i < o.nnb; i++)
+                    for (int j = 0; j < o.nla; j++) {
+                        hyla_config_t cfg = o.cfg;
+                        cfg.nb = o.nbs[i];
+                        cfg.lookahead = o.las[j];
+                        int rc = measure(&o, &cfg, &c, p, run, &rr, &out);
+                        if (rc < 0) failures++;
+                        if (rc > 0) return rc;
+                    }
             }
             free(sizes);
         }
