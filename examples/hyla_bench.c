@@ -419,6 +419,15 @@ static void fill_row(result_row_t *row, const options_t *o,
 #undef COL
 }
 
+// Items of a comma-separated list.
+static int count(const char *list)
+{
+    int k = 1;
+    for (; *list; list++)
+        k += *list == ',';
+    return k;
+}
+
 // hyla on case c with configuration cfg, beside the reference's result
 // rr: prints and writes the row.  0, -1 when the residual failed, or an
 // exit status.
@@ -426,6 +435,11 @@ static int measure(const options_t *o, const hyla_config_t *cfg,
                    const bench_case_t *c, const char *p, runner_t run,
                    const bench_result_t *rr, results_t *out)
 {
+    // On a terminal, a long sweep says where it is.
+    static int done;
+    int total = count(o->routines) * count(o->precs) * count(o->sizes) *
+                o->nnb * o->nla;
+    int progress = total > 1 && isatty(STDERR_FILENO);
     bench_result_t hr = {0, 0, -1, 0, -1, -1, -1, -1};
     int rc = hyla_init(cfg);
     if (rc) {
@@ -441,11 +455,16 @@ static int measure(const options_t *o, const hyla_config_t *cfg,
                "%s\n",
                hyla_topology(), used.ngpus, used.ngpus == 1 ? "" : "s",
                mode_name(used.mode), used.scheduler, ref_name(o->ref_name));
+    fflush(stdout);
+    if (progress)
+        fprintf(stderr, "[%d/%d] %s %s n=%d nb=%d lookahead=%d...", ++done,
+                total, c->routine, p, c->n, cfg->nb, cfg->lookahead);
     if (run(c, &hr)) {
         fprintf(stderr, "hyla-bench: unknown routine '%s'\n", c->routine);
         return 2;
     }
     hyla_finalize();
+    if (progress) fputs("\r\033[K", stderr); // the line erased
 
     double flops = bench_flops(c);
     double hg = flops / hr.t_min * 1e-9;
