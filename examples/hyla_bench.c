@@ -29,13 +29,13 @@ static const char usage[] =
     "      --nb LIST       tile sizes, comma-separated (default: hyla's, or\n"
     "                      HYLA_NB)\n"
     "      --lookahead LIST  panel steps updated ahead (default: hyla's)\n"
-    "                      Lists sweep: every routine, precision, n, nb\n"
-    "                      and lookahead together; the reference runs once\n"
-    "                      per routine, precision and n\n"
+    "                      Lists sweep: every routine, precision, n, nb,\n"
+    "                      lookahead, panel threads and mode together; the\n"
+    "                      reference runs once per routine, precision and n\n"
     "      --ncpus P       hyla's CPU workers and the reference's threads\n"
     "                      (default: every core)\n"
     "      --sched NAME    StarPU scheduling policy (default: hyla's)\n"
-    "      --panel-threads T  threads of one LU panel (default: hyla's)\n"
+    "      --panel-threads LIST  threads of one LU panel (default: hyla's)\n"
     "      --nrhs K        right-hand sides of the solves (default 1)\n"
     "      --repeat R      timed runs of each (default 3; min and median)\n"
     "      --tile          time hyla's tile-level call alone, without the\n"
@@ -50,7 +50,7 @@ static const char usage[] =
     "                      after them, with the matrix already on the GPU;\n"
     "                      CUDA builds) or cusolvermg (the same with\n"
     "                      cuSolverMg on --ngpus GPUs, default all)\n"
-    "      --mode MODE     cpu, hybrid, native or auto (default: hyla's)\n"
+    "      --mode LIST     cpu, hybrid, native or auto (default: hyla's)\n"
     "      --ngpus G       GPUs for hyla (default: hyla's, all)\n"
     "      --gpu-streams S CUDA streams per GPU (default: hyla's)\n"
     "      --mapping M     scheduler or cyclic: who places GPU tasks\n"
@@ -87,7 +87,10 @@ typedef struct {
     char *routines, *sizes, *precs, *csv, *json, *ref_name, *trace;
     int m, nrhs, repeat, check, ref, tile, on_gpu, energy, rbt_depth, seed;
     hyla_config_t cfg;
-    int nbs[MAX_LIST], nnb, las[MAX_LIST], nla; // the swept values
+    // The swept values.
+    int nbs[MAX_LIST], nnb, las[MAX_LIST], nla, pts[MAX_LIST], npt;
+    hyla_mode_t modes[MAX_LIST];
+    int nmode;
 } options_t;
 
 // One line per library: joules of one run and GFLOP/s per watt
@@ -123,6 +126,39 @@ static int parse_int(const char *s, const char *what, int lo)
         exit(2);
     }
     return (int)v;
+}
+
+// A comma-separated list of modes into v (at most MAX_LIST); returns the
+// count.
+static int parse_modes(const char *list, hyla_mode_t *v)
+{
+    static const struct {
+        const char *name;
+        hyla_mode_t mode;
+    } names[] = {{"cpu", HYLA_MODE_CPU},
+                 {"hybrid", HYLA_MODE_HYBRID},
+                 {"native", HYLA_MODE_NATIVE},
+                 {"auto", HYLA_MODE_AUTO}};
+    char buf[512];
+    snprintf(buf, sizeof buf, "%s", list);
+    int k = 0;
+    char *save;
+    for (char *t = strtok_r(buf, ",", &save); t;
+         t = strtok_r(NULL, ",", &save)) {
+        size_t i = 0;
+        while (i < 4 && strcmp(t, names[i].name))
+            i++;
+        if (i == 4 || k == MAX_LIST) {
+            fprintf(stderr, "hyla-bench: unknown --mode '%s'\n", t);
+            exit(2);
+        }
+        v[k++] = names[i].mode;
+    }
+    if (!k) {
+        fprintf(stderr, "hyla-bench: --mode: no value (got '%s')\n", list);
+        exit(2);
+    }
+    return k;
 }
 
 // A comma-separated list of integers >= lo into v (at most MAX_LIST);
@@ -292,24 +328,11 @@ static void parse(int argc, char **argv, options_t *o)
             break;
         case SEED: o->seed = parse_int(optarg, "--seed", 0); break;
         case PANEL:
-            o->cfg.panel_threads = parse_int(optarg, "--panel-threads", 1);
+            o->npt = parse_ints(optarg, "--panel-threads", 1, o->pts);
             break;
         case 'm': o->m = parse_int(optarg, "--m", 0); break;
         case NGPUS: o->cfg.ngpus = parse_int(optarg, "--ngpus", 0); break;
-        case MODE:
-            if (!strcmp(optarg, "cpu"))
-                o->cfg.mode = HYLA_MODE_CPU;
-            else if (!strcmp(optarg, "hybrid"))
-                o->cfg.mode = HYLA_MODE_HYBRID;
-            else if (!strcmp(optarg, "auto"))
-                o->cfg.mode = HYLA_MODE_AUTO;
-            else if (!strcmp(optarg, "native"))
-                o->cfg.mode = HYLA_MODE_NATIVE;
-            else {
-                fprintf(stderr, "hyla-bench: unknown --mode '%s'\n", optarg);
-                exit(2);
-            }
-            break;
+        case MODE: o->nmode = parse_modes(optarg, o->modes); break;
         case NOCHECK: o->check = 0; break;
         case CSV: o->csv = optarg; break;
         case JSON: o->json = optarg; break;
@@ -334,6 +357,8 @@ static void parse(int argc, char **argv, options_t *o)
     static const char *const precs[] = {"d", "s", NULL};
     if (!o->nnb) o->nbs[o->nnb++] = o->cfg.nb;
     if (!o->nla) o->las[o->nla++] = o->cfg.lookahead;
+    if (!o->npt) o->pts[o->npt++] = o->cfg.panel_threads;
+    if (!o->nmode) o->modes[o->nmode++] = o->cfg.mode;
     check_list(o->routines, "routine", routines);
     check_list(o->precs, "precision", precs);
 }
@@ -438,7 +463,7 @@ static int measure(const options_t *o, const hyla_config_t *cfg,
     // On a terminal, a long sweep says where it is.
     static int done;
     int total = count(o->routines) * count(o->precs) * count(o->sizes) *
-                o->nnb * o->nla;
+                o->nnb * o->nla * o->npt * o->nmode;
     int progress = total > 1 && isatty(STDERR_FILENO);
     bench_result_t hr = {0, 0, -1, 0, -1, -1, -1, -1};
     int rc = hyla_init(cfg);
@@ -562,15 +587,20 @@ int main(int argc, char **argv)
                         return 1;
                     }
                 }
-                for (int i = 0; i < o.nnb; i++)
-                    for (int j = 0; j < o.nla; j++) {
-                        hyla_config_t cfg = o.cfg;
-                        cfg.nb = o.nbs[i];
-                        cfg.lookahead = o.las[j];
-                        int rc = measure(&o, &cfg, &c, p, run, &rr, &out);
-                        if (rc < 0) failures++;
-                        if (rc > 0) return rc;
-                    }
+                for (int i = 0; i < o.nnb * o.nla * o.npt * o.nmode; i++) {
+                    // Mode fastest, then panel threads, lookahead, nb.
+                    hyla_config_t cfg = o.cfg;
+                    int k = i;
+                    cfg.mode = o.modes[k % o.nmode];
+                    k /= o.nmode;
+                    cfg.panel_threads = o.pts[k % o.npt];
+                    k /= o.npt;
+                    cfg.lookahead = o.las[k % o.nla];
+                    cfg.nb = o.nbs[k / o.nla];
+                    int rc = measure(&o, &cfg, &c, p, run, &rr, &out);
+                    if (rc < 0) failures++;
+                    if (rc > 0) return rc;
+                }
             }
             free(sizes);
         }

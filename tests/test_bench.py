@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: BSD-3-Clause
 """The benchmark driver's interface: a small run of every routine in both
 precisions passes its residual checks and writes a CSV with the documented
-columns, the same rows as JSON, and a loadable trace; a sweep of nb and
-lookahead gives a row per pair; --help exits 0; bad arguments exit 2 with a
+columns, the same rows as JSON, and a loadable trace; sweeps of nb,
+lookahead and panel threads give a row per combination; --help exits 0; bad arguments exit 2 with a
 message on stderr.
 
 Usage: test_bench.py HYLA-BENCH   (run from a scratch directory)
@@ -88,11 +88,20 @@ def main(bench):
               "a sweep of nb and lookahead: one row per pair, in order")
         check(len({b["ref_s_min"] for b in sweep}) == 1,
               "a sweep: the reference measured once")
+        r = run(bench, "-r", "getrf", "-n", "70", "--nb", "16",
+                "--panel-threads", "1,2", "--ncpus", "2", "--mode", "cpu",
+                "--repeat", "1", "--no-ref", "--csv", out_csv)
+        with open(out_csv) as f:
+            sweep = list(csv.DictReader(f))
+        check(r.returncode == 0 and
+              [b["panel_threads"] for b in sweep] == ["1", "2"],
+              "a sweep of panel threads: one row each")
 
         r = run(bench, "--help")
         check(r.returncode == 0 and "Usage" in r.stdout, "--help exits 0")
         for args, what in [(["--bogus"], "an unknown flag"),
                            (["--mode", "fast"], "an unknown mode"),
+                           (["--mode", "cpu,fast"], "a mode list with a bad one"),
                            (["-n", "abc"], "a size that is not a number"),
                            (["--nb", "0"], "a tile size below 1"),
                            (["--nb", "16,x"], "a list with a bad value"),
