@@ -91,6 +91,7 @@ typedef struct {
     int nbs[MAX_LIST], nnb, las[MAX_LIST], nla, pts[MAX_LIST], npt;
     hyla_mode_t modes[MAX_LIST];
     int nmode;
+    int cases; // hyla's runs in all
 } options_t;
 
 // One line per library: joules of one run and GFLOP/s per watt
@@ -128,45 +129,16 @@ static int parse_int(const char *s, const char *what, int lo)
     return (int)v;
 }
 
-// A comma-separated list of modes into v (at most MAX_LIST); returns the
-// count.
-static int parse_modes(const char *list, hyla_mode_t *v)
-{
-    static const struct {
-        const char *name;
-        hyla_mode_t mode;
-    } names[] = {{"cpu", HYLA_MODE_CPU},
-                 {"hybrid", HYLA_MODE_HYBRID},
-                 {"native", HYLA_MODE_NATIVE},
-                 {"auto", HYLA_MODE_AUTO}};
-    char buf[512];
-    snprintf(buf, sizeof buf, "%s", list);
-    int k = 0;
-    char *save;
-    for (char *t = strtok_r(buf, ",", &save); t;
-         t = strtok_r(NULL, ",", &save)) {
-        size_t i = 0;
-        while (i < 4 && strcmp(t, names[i].name))
-            i++;
-        if (i == 4 || k == MAX_LIST) {
-            fprintf(stderr, "hyla-bench: unknown --mode '%s'\n", t);
-            exit(2);
-        }
-        v[k++] = names[i].mode;
-    }
-    if (!k) {
-        fprintf(stderr, "hyla-bench: --mode: no value (got '%s')\n", list);
-        exit(2);
-    }
-    return k;
-}
+// Mode names, indexed by hyla_mode_t.
+static const char *const mode_names[] = {"auto", "cpu", "hybrid", "native",
+                                         NULL};
 
-// A comma-separated list of integers >= lo into v (at most MAX_LIST);
-// returns the count.
-static int parse_ints(const char *list, const char *what, int lo, int *v)
+// The items of the comma-separated list of option `what` (a copy in buf):
+// their count, 1 to MAX_LIST, or an exit with a message.
+static int items(const char *list, const char *what, char buf[512],
+                 char *item[MAX_LIST])
 {
-    char buf[512];
-    snprintf(buf, sizeof buf, "%s", list);
+    snprintf(buf, 512, "%s", list);
     int k = 0;
     char *save;
     for (char *t = strtok_r(buf, ",", &save); t;
@@ -176,7 +148,7 @@ static int parse_ints(const char *list, const char *what, int lo, int *v)
                     MAX_LIST);
             exit(2);
         }
-        v[k++] = parse_int(t, what, lo);
+        item[k++] = t;
     }
     if (!k) {
         fprintf(stderr, "hyla-bench: %s: no value (got '%s')\n", what, list);
@@ -185,25 +157,52 @@ static int parse_ints(const char *list, const char *what, int lo, int *v)
     return k;
 }
 
-// Exits with a message unless every item of the comma-separated list is
-// one of the names.
+// Index of name in the NULL-terminated names, or an exit with a message.
+static int known(const char *name, const char *what, const char *const *names)
+{
+    for (int i = 0; names[i]; i++)
+        if (!strcmp(name, names[i])) return i;
+    fprintf(stderr, "hyla-bench: unknown %s '%s'\n", what, name);
+    exit(2);
+}
+
+// A list of integers >= lo into v; returns the count.
+static int parse_ints(const char *list, const char *what, int lo, int *v)
+{
+    char buf[512], *item[MAX_LIST];
+    int k = items(list, what, buf, item);
+    for (int i = 0; i < k; i++)
+        v[i] = parse_int(item[i], what, lo);
+    return k;
+}
+
+// A list of modes into v; returns the count.
+static int parse_modes(const char *list, hyla_mode_t *v)
+{
+    char buf[512], *item[MAX_LIST];
+    int k = items(list, "--mode", buf, item);
+    for (int i = 0; i < k; i++)
+        v[i] = (hyla_mode_t)known(item[i], "--mode", mode_names);
+    return k;
+}
+
+// Exits with a message unless every item of the list is one of names.
 static void check_list(const char *list, const char *what,
                        const char *const *names)
 {
-    const char *p = list;
-    for (;;) {
-        size_t len = strcspn(p, ",");
-        int known = 0;
-        for (const char *const *n = names; *n && !known; n++)
-            known = strlen(*n) == len && !strncmp(*n, p, len);
-        if (!known) {
-            fprintf(stderr, "hyla-bench: unknown %s '%.*s'\n", what, (int)len,
-                    p);
-            exit(2);
-        }
-        if (!p[len]) return;
-        p += len + 1;
-    }
+    char buf[512], *item[MAX_LIST];
+    int k = items(list, what, buf, item);
+    for (int i = 0; i < k; i++)
+        known(item[i], what, names);
+}
+
+// Items of a comma-separated list.
+static int count(const char *list)
+{
+    int k = 1;
+    for (; *list; list++)
+        k += *list == ',';
+    return k;
 }
 
 static void parse(int argc, char **argv, options_t *o)
@@ -361,6 +360,8 @@ static void parse(int argc, char **argv, options_t *o)
     if (!o->nmode) o->modes[o->nmode++] = o->cfg.mode;
     check_list(o->routines, "routine", routines);
     check_list(o->precs, "precision", precs);
+    o->cases = count(o->routines) * count(o->precs) * count(o->sizes) * o->nnb *
+               o->nla * o->npt * o->nmode;
 }
 
 static void cpu_model(char *buf, size_t size)
@@ -382,10 +383,7 @@ typedef int (*runner_t)(const bench_case_t *, bench_result_t *);
 
 static const char *mode_name(hyla_mode_t m)
 {
-    return m == HYLA_MODE_HYBRID   ? "hybrid"
-           : m == HYLA_MODE_NATIVE ? "native"
-           : m == HYLA_MODE_CPU    ? "cpu"
-                                   : "auto";
+    return mode_names[m];
 }
 
 static const char *ref_name(const char *ref)
@@ -444,15 +442,6 @@ static void fill_row(result_row_t *row, const options_t *o,
 #undef COL
 }
 
-// Items of a comma-separated list.
-static int count(const char *list)
-{
-    int k = 1;
-    for (; *list; list++)
-        k += *list == ',';
-    return k;
-}
-
 // hyla on case c with configuration cfg, beside the reference's result
 // rr: prints and writes the row.  0, -1 when the residual failed, or an
 // exit status.
@@ -462,9 +451,7 @@ static int measure(const options_t *o, const hyla_config_t *cfg,
 {
     // On a terminal, a long sweep says where it is.
     static int done;
-    int total = count(o->routines) * count(o->precs) * count(o->sizes) *
-                o->nnb * o->nla * o->npt * o->nmode;
-    int progress = total > 1 && isatty(STDERR_FILENO);
+    int progress = o->cases > 1 && isatty(STDERR_FILENO);
     bench_result_t hr = {0, 0, -1, 0, -1, -1, -1, -1};
     int rc = hyla_init(cfg);
     if (rc) {
@@ -483,7 +470,7 @@ static int measure(const options_t *o, const hyla_config_t *cfg,
     fflush(stdout);
     if (progress)
         fprintf(stderr, "[%d/%d] %s %s n=%d nb=%d lookahead=%d...", ++done,
-                total, c->routine, p, c->n, cfg->nb, cfg->lookahead);
+                o->cases, c->routine, p, c->n, cfg->nb, cfg->lookahead);
     if (run(c, &hr)) {
         fprintf(stderr, "hyla-bench: unknown routine '%s'\n", c->routine);
         return 2;

@@ -115,11 +115,9 @@ static int factor(hyla_drbt_t *F, const double *Af, int lda,
     if (!rc) rc = hyla_rt_desc_temp(&F->LU, HYLA_DOUBLE, N, N, t);
     int nt = rc ? 0 : F->A->nt;
     size_t bytes = sizeof(double) * N * nt;
-    // From tiles, the row sums come back through runtime vectors, one a
-    // tile, into memory that GPUs copy to quickly.
-    double *sums = rc   ? NULL
-                   : At ? hyla_rt_staging_alloc(bytes)
-                        : malloc(bytes);
+    // The row sums, in memory that GPUs copy to quickly; from tiles they
+    // come back through runtime vectors, one a tile.
+    double *sums = rc ? NULL : hyla_rt_staging_alloc(bytes);
     void **h = At && sums ? calloc((size_t)nt * nt, sizeof *h) : NULL;
     if (!rc && (!sums || (At && !h))) rc = HYLA_ERR_OUT_OF_MEMORY;
     for (int k = 0; !rc && h && k < nt * nt; k++)
@@ -150,10 +148,7 @@ static int factor(hyla_drbt_t *F, const double *Af, int lda,
     if (h) hyla_rt_vectors_destroy(h, (size_t)nt * nt);
     free(h);
     if (sums && rc >= 0) F->anrm = norm_inf(n, N, nt, sums);
-    if (At && sums)
-        hyla_rt_staging_free(sums, bytes);
-    else
-        free(sums);
+    hyla_rt_staging_free(sums, bytes);
     if (rc > 0) F->zero = rc;
     return rc < 0 ? rc : 0;
 }
