@@ -13,6 +13,12 @@
 void hyla_task_dgemm_sum(const hyla_task_opts_t *o, double alpha,
                          const hyla_desc_t *A, int Am, const hyla_desc_t *B,
                          int count, double beta, const hyla_desc_t *C, int Cm);
+// B = op(A)^-1 B for B one tile column and A's uplo triangle, the whole
+// solve in one task; CUDA only (for one GPU).  W: NULL, or tiles (Wm, k)
+// holding the inverses of A's diagonal tiles' triangles, S a scratch tile.
+void hyla_task_dtrsm_col(const hyla_task_opts_t *o, int uplo, int trans,
+                         int diag, const hyla_desc_t *A, const hyla_desc_t *W,
+                         int Wm, void *S, const hyla_desc_t *B);
 // C = alpha op(A) op(B) + beta C
 void hyla_task_dgemm(const hyla_task_opts_t *o, int transa, int transb,
                      double alpha, const hyla_desc_t *A, int Am, int An,

@@ -29,6 +29,12 @@ template <typename T> struct blas;
         {                                                                      \
             return cublas##X##trsm(h, s, f, t, d, m, n, a, A, lda, B, ldb);    \
         }                                                                      \
+        static cublasStatus_t trsv(cublasHandle_t h, cublasFillMode_t f,       \
+                                   cublasOperation_t t, cublasDiagType_t d,    \
+                                   int n, const T *A, int lda, T *x, int incx) \
+        {                                                                      \
+            return cublas##X##trsv(h, f, t, d, n, A, lda, x, incx);            \
+        }                                                                      \
         static cublasStatus_t syrk(cublasHandle_t h, cublasFillMode_t f,       \
                                    cublasOperation_t t, int n, int k,          \
                                    const T *a, const T *A, int lda,            \

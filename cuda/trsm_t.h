@@ -23,6 +23,17 @@ cublasStatus_t trsm(cublasHandle_t h, cublasSideMode_t side,
                     int lda, T *B, int ldb)
 {
     int k = side == CUBLAS_SIDE_LEFT ? m : n;
+    // One right-hand side: cuBLAS's TRSV (70 us for a 1024 triangle on an
+    // H100, where the halves joined by GEMMs take 165 us and halves joined
+    // by GEMVs down to a TRSV of 512 take 81 us).
+    // x^T op(A) = b^T is op(A)^T x = b.
+    if (alpha == T(1) && k > 0 && (side == CUBLAS_SIDE_LEFT ? n : m) == 1) {
+        cublasOperation_t t = side == CUBLAS_SIDE_LEFT ? trans
+                              : trans == CUBLAS_OP_N   ? CUBLAS_OP_T
+                                                       : CUBLAS_OP_N;
+        return blas<T>::trsv(h, fill, t, diag, k, A, lda, B,
+                             side == CUBLAS_SIDE_LEFT ? 1 : ldb);
+    }
     if (k <= trsm_leaf || m == 0 || n == 0)
         return blas<T>::trsm(h, side, fill, trans, diag, m, n, &alpha, A, lda,
                              B, ldb);

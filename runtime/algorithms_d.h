@@ -17,9 +17,12 @@ void hyla_pdgetrf(const hyla_desc_t *A, const hyla_pivots_t *P, int lookahead,
 void hyla_pdpotrf(int uplo, const hyla_desc_t *A, int lookahead,
                   const hyla_trsm_ws_t *ws, hyla_seq_t *seq);
 
-// B = op(A)^-1 B for the uplo triangle of A.
+// B = op(A)^-1 B for the uplo triangle of A.  inv: NULL, or a workspace
+// whose tiles (Wm, k) hold the inverses of A's diagonal tiles' triangles,
+// used where the solve runs as one task.
 void hyla_pdtrsm(int uplo, int trans, int diag, const hyla_desc_t *A,
-                 const hyla_desc_t *B, hyla_seq_t *seq);
+                 const hyla_trsm_ws_t *inv, int Wm, const hyla_desc_t *B,
+                 hyla_seq_t *seq);
 
 // The interchanges of P applied to the rows of B, forward (inc > 0) or
 // backward (inc < 0).
@@ -74,7 +77,10 @@ void hyla_pdrbt_two_sided(const hyla_desc_t *A, int depth, void *W, size_t u,
 void hyla_pdrbt_rows(int trans, const hyla_desc_t *B, int depth, void *W,
                      size_t w, hyla_seq_t *seq);
 // A = L U without pivoting; a zero pivot gives info at its column (the
-// factors after it are garbage).
-void hyla_pdgetrf_nopiv(const hyla_desc_t *A, int lookahead, hyla_seq_t *seq);
+// factors after it are garbage).  ws: NULL inv, or room for the inverses
+// of the diagonal tiles' L (tile row 0) and U (tile row 1), computed at
+// each step; the solves by those triangles are GEMMs by them when inv.
+void hyla_pdgetrf_nopiv(const hyla_desc_t *A, int lookahead,
+                        const hyla_trsm_ws_t *ws, int inv, hyla_seq_t *seq);
 
 #endif // HYLA_RUNTIME_ALGORITHMS_D_H

@@ -238,13 +238,21 @@ void hyla_rt_pivots_destroy(hyla_pivots_t *P)
 }
 
 int hyla_rt_trsm_ws_create(const char *r, hyla_trsm_ws_t *ws,
-                           const hyla_desc_t *A)
+                           const hyla_desc_t *A, int count)
 {
     *ws = (hyla_trsm_ws_t){NULL, NULL};
-    if (!hyla_rt_config()->trsm_inverse || A->nt == 0) return HYLA_SUCCESS;
+    if (!hyla_rt_config()->trsm_inverse) return HYLA_SUCCESS;
+    return hyla_rt_inv_ws_create(r, ws, A, count);
+}
+
+int hyla_rt_inv_ws_create(const char *r, hyla_trsm_ws_t *ws,
+                          const hyla_desc_t *A, int count)
+{
+    *ws = (hyla_trsm_ws_t){NULL, NULL};
+    if (A->nt == 0) return HYLA_SUCCESS;
     // The inverses live where they are computed: no host copy, no pinning.
-    int rc =
-        desc_new(&ws->inv, A->dtype, hyla_imin(A->nb, A->n), A->n, A->nb, 1);
+    int rc = desc_new(&ws->inv, A->dtype, count * hyla_imin(A->nb, A->n), A->n,
+                      A->nb, 1);
     if (rc) return hyla_rt_error(rc, "%s: no memory for the workspace", r);
     // A scratch tile: each worker gets its own buffer, never transferred.
     starpu_data_handle_t s;

@@ -17,7 +17,7 @@ HYLA_EXPORT int hyla_dgetrf_tile(hyla_desc_t *A, int *ipiv)
     hyla_trsm_ws_t ws = {NULL, NULL};
     hyla_rt_seq_init(&seq, 0);
     rc = hyla_rt_pivots_create(&P, ipiv, hyla_imin(A->m, A->n), A->nb);
-    if (!rc) rc = hyla_rt_trsm_ws_create(r, &ws, A);
+    if (!rc) rc = hyla_rt_trsm_ws_create(r, &ws, A, 1);
     if (!rc) hyla_pdgetrf(A, &P, hyla_rt_config()->lookahead, &ws, &seq);
     int info = hyla_rt_seq_wait(&seq);
     hyla_rt_trsm_ws_destroy(&ws);
@@ -47,7 +47,7 @@ HYLA_EXPORT int hyla_dgetrf(int m, int n, double *A, int lda, int *ipiv)
     hyla_trsm_ws_t ws = {NULL, NULL};
     hyla_rt_seq_init(&seq, 0);
     rc = hyla_rt_pivots_create(&P, ipiv, hyla_imin(m, n), T->nb);
-    if (!rc) rc = hyla_rt_trsm_ws_create(r, &ws, T);
+    if (!rc) rc = hyla_rt_trsm_ws_create(r, &ws, T, 1);
     if (!rc) {
         hyla_pdlap_to_desc(HYLA_FULL, A, lda, T, &seq);
         hyla_pdgetrf(T, &P, hyla_rt_config()->lookahead, &ws, &seq);

@@ -116,7 +116,7 @@ HYLA_EXPORT int hyla_dgesv(int n, int nrhs, double *A, int lda, int *ipiv,
     rc = lap_begin(&s, r, n, nrhs, A, lda, ipiv, B, ldb);
     if (rc) return lap_end(&s, rc);
     hyla_trsm_ws_t ws;
-    if ((rc = hyla_rt_trsm_ws_create(r, &ws, s.A))) return lap_end(&s, rc);
+    if ((rc = hyla_rt_trsm_ws_create(r, &ws, s.A, 1))) return lap_end(&s, rc);
     hyla_pdgetrf(s.A, &s.P, hyla_rt_config()->lookahead, &ws, &s.seq);
     hyla_pddesc_to_lap(HYLA_FULL, s.A, A, lda, &s.seq);
     int info = hyla_rt_seq_wait(&s.seq);

@@ -16,7 +16,7 @@ HYLA_EXPORT int hyla_dpotrf_tile(char uplo, hyla_desc_t *A)
 
     // After a failing diagonal block the rest of the factorization is void.
     hyla_trsm_ws_t ws;
-    if ((rc = hyla_rt_trsm_ws_create(r, &ws, A))) return rc;
+    if ((rc = hyla_rt_trsm_ws_create(r, &ws, A, 1))) return rc;
     hyla_seq_t seq;
     hyla_rt_seq_init(&seq, 1);
     hyla_pdpotrf(u, A, hyla_rt_config()->lookahead, &ws, &seq);
@@ -111,7 +111,7 @@ HYLA_EXPORT int hyla_dpotrf(char uplo, int n, double *A, int lda)
     hyla_rt_seq_init(&seq, 1);
     hyla_trsm_ws_t ws = {NULL, NULL};
     rc = lap_in(r, u, n, 0, A, lda, NULL, 0, &TA, &TB, &seq);
-    if (!rc) rc = hyla_rt_trsm_ws_create(r, &ws, TA);
+    if (!rc) rc = hyla_rt_trsm_ws_create(r, &ws, TA, 1);
     if (!rc) {
         hyla_pdpotrf(u, TA, hyla_rt_config()->lookahead, &ws, &seq);
         hyla_pddesc_to_lap(u, TA, A, lda, &seq);
@@ -153,7 +153,7 @@ HYLA_EXPORT int hyla_dposv(char uplo, int n, int nrhs, double *A, int lda,
     hyla_rt_seq_init(&seq, 1);
     hyla_trsm_ws_t ws = {NULL, NULL};
     rc = lap_in(r, u, n, nrhs, A, lda, B, ldb, &TA, &TB, &seq);
-    if (!rc) rc = hyla_rt_trsm_ws_create(r, &ws, TA);
+    if (!rc) rc = hyla_rt_trsm_ws_create(r, &ws, TA, 1);
     if (rc) return lap_done(&seq, &TA, &TB, rc);
     hyla_pdpotrf(u, TA, hyla_rt_config()->lookahead, &ws, &seq);
     hyla_pddesc_to_lap(u, TA, A, lda, &seq);

@@ -27,13 +27,15 @@ static const double INNER_FLOOR = 0.3;
 
 struct hyla_drbt {
     int n, N, depth, max_iter;
-    hyla_desc_t *A;  // A padded by the identity to N-by-N, for residuals
-    hyla_desc_t *LU; // L and U of U^T A V without pivoting (tiles where
-                     // the tasks left them)
-    double *w;       // the butterflies: U's levels, then V's (N apiece)
-    void *W;         // w as a runtime vector
-    int zero;        // first zero pivot of that LU (1-based), 0: none
-    double anrm;     // ||A||_inf
+    hyla_desc_t *A;     // A padded by the identity to N-by-N, for residuals
+    hyla_desc_t *LU;    // L and U of U^T A V without pivoting (tiles where
+                        // the tasks left them)
+    hyla_trsm_ws_t inv; // inverses of LU's diagonal tiles' L (tile row 0)
+                        // and U (row 1), or none
+    double *w;          // the butterflies: U's levels, then V's (N apiece)
+    void *W;            // w as a runtime vector
+    int zero;           // first zero pivot of that LU (1-based), 0: none
+    double anrm;        // ||A||_inf
     // After a fall back: Ap (N-by-N column-major) holds hyla_dgetrf's
     // factors of A in its leading n-by-n.
     double *Ap;
@@ -73,6 +75,7 @@ static int options(const char *r, int pos, const hyla_rbt_opts_t *opts,
 HYLA_EXPORT void hyla_drbt_destroy(hyla_drbt_t *F)
 {
     if (!F) return;
+    hyla_rt_trsm_ws_destroy(&F->inv);
     hyla_desc_destroy(&F->LU);
     hyla_desc_destroy(&F->A);
     hyla_rt_vector_destroy(F->W);
@@ -127,13 +130,17 @@ static int factor(hyla_drbt_t *F, const double *Af, int lda,
         hyla_cpu_drbt_random(seed, count - 1, F->w);
         rc = hyla_rt_vector_create(&F->W, F->w, count, sizeof(double));
     }
+    // The inverses of the diagonal tiles' L and U (2 N t elements): the
+    // LU's solves by those triangles are products by them when
+    // hyla_config's trsm_inverse says so, and on one GPU so are the
+    // refinement's (hyla_pdtrsm).  Without pivoting L's entries are not
+    // bounded by 1, and such a product errs by up to the tile's condition
+    // number times eps, against eps times growth for the substitution:
+    // the refinement pays for the difference.
+    int inv = hyla_rt_config()->trsm_inverse;
+    if (!rc && (inv || hyla_rt_gpus() == 1))
+        rc = hyla_rt_inv_ws_create("hyla_drbt_factor", &F->inv, F->LU, 2);
     if (!rc) {
-        // The solves by the diagonal tiles of L and U stay TRSMs whatever
-        // hyla_config's trsm_inverse: without pivoting, L's entries are
-        // not bounded by 1, and a product by an inverted tile errs by up
-        // to its condition number times eps, against eps times growth for
-        // the substitution; the refinement pays for every such loss in
-        // steps.
         hyla_seq_t seq;
         hyla_rt_seq_init(&seq, 0);
         if (At)
@@ -142,7 +149,8 @@ static int factor(hyla_drbt_t *F, const double *Af, int lda,
             hyla_pdlap_pad_to_desc(n, Af, lda, F->A, sums, 1 << nu, &seq);
         hyla_pdlacpy(F->A, F->LU, &seq);
         hyla_pdrbt_two_sided(F->LU, nu, F->W, 0, (size_t)nu * N, &seq);
-        hyla_pdgetrf_nopiv(F->LU, hyla_rt_config()->lookahead, &seq);
+        hyla_pdgetrf_nopiv(F->LU, hyla_rt_config()->lookahead, &F->inv, inv,
+                           &seq);
         rc = hyla_rt_seq_wait(&seq);
     }
     if (h) hyla_rt_vectors_destroy(h, (size_t)nt * nt);
@@ -193,8 +201,10 @@ static int solve_once(const hyla_drbt_t *F, int nrhs, double *R)
     hyla_rt_seq_init(&seq, 0);
     hyla_pdlap_to_desc(HYLA_FULL, R, F->N, T, &seq);
     hyla_pdrbt_rows(HYLA_TRANS, T, F->depth, F->W, 0, &seq);
-    hyla_pdtrsm(HYLA_LOWER, HYLA_NO_TRANS, HYLA_UNIT, F->LU, T, &seq);
-    hyla_pdtrsm(HYLA_UPPER, HYLA_NO_TRANS, HYLA_NON_UNIT, F->LU, T, &seq);
+    hyla_pdtrsm(HYLA_LOWER, HYLA_NO_TRANS, HYLA_UNIT, F->LU, &F->inv, 0, T,
+                &seq);
+    hyla_pdtrsm(HYLA_UPPER, HYLA_NO_TRANS, HYLA_NON_UNIT, F->LU, &F->inv, 1, T,
+                &seq);
     hyla_pdrbt_rows(HYLA_NO_TRANS, T, F->depth, F->W, (size_t)F->depth * F->N,
                     &seq);
     hyla_pddesc_to_lap(HYLA_FULL, T, R, F->N, &seq);

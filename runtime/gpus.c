@@ -38,6 +38,18 @@ int hyla_rt_gpus_init(void)
     return gpus.n;
 }
 
+int hyla_rt_gpus(void)
+{
+    return gpus.n;
+}
+
+int hyla_rt_gpu_fits(size_t bytes)
+{
+    if (gpus.n == 0) return 0;
+    starpu_ssize_t total = starpu_memory_get_total(gpus.node[0]);
+    return total < 0 || bytes <= (size_t)total / 2;
+}
+
 int hyla_rt_gpu_streams(void)
 {
     return gpus.streams;

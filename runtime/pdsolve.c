@@ -9,11 +9,12 @@ void hyla_pdgetrs(int trans, const hyla_desc_t *A, const hyla_pivots_t *P,
 {
     if (trans == HYLA_NO_TRANS) {
         hyla_pdlaswp(B, P, 1, seq);
-        hyla_pdtrsm(HYLA_LOWER, HYLA_NO_TRANS, HYLA_UNIT, A, B, seq);
-        hyla_pdtrsm(HYLA_UPPER, HYLA_NO_TRANS, HYLA_NON_UNIT, A, B, seq);
+        hyla_pdtrsm(HYLA_LOWER, HYLA_NO_TRANS, HYLA_UNIT, A, NULL, 0, B, seq);
+        hyla_pdtrsm(HYLA_UPPER, HYLA_NO_TRANS, HYLA_NON_UNIT, A, NULL, 0, B,
+                    seq);
     } else {
-        hyla_pdtrsm(HYLA_UPPER, HYLA_TRANS, HYLA_NON_UNIT, A, B, seq);
-        hyla_pdtrsm(HYLA_LOWER, HYLA_TRANS, HYLA_UNIT, A, B, seq);
+        hyla_pdtrsm(HYLA_UPPER, HYLA_TRANS, HYLA_NON_UNIT, A, NULL, 0, B, seq);
+        hyla_pdtrsm(HYLA_LOWER, HYLA_TRANS, HYLA_UNIT, A, NULL, 0, B, seq);
         hyla_pdlaswp(B, P, -1, seq);
     }
 }
@@ -24,6 +25,6 @@ void hyla_pdpotrs(int uplo, const hyla_desc_t *A, const hyla_desc_t *B,
 {
     int first = uplo == HYLA_LOWER ? HYLA_NO_TRANS : HYLA_TRANS;
     int second = uplo == HYLA_LOWER ? HYLA_TRANS : HYLA_NO_TRANS;
-    hyla_pdtrsm(uplo, first, HYLA_NON_UNIT, A, B, seq);
-    hyla_pdtrsm(uplo, second, HYLA_NON_UNIT, A, B, seq);
+    hyla_pdtrsm(uplo, first, HYLA_NON_UNIT, A, NULL, 0, B, seq);
+    hyla_pdtrsm(uplo, second, HYLA_NON_UNIT, A, NULL, 0, B, seq);
 }

@@ -6,12 +6,24 @@
 // B = op(A)^-1 B.  op(A) is lower triangular for (lower, no-trans) and
 // (upper, trans): solve forward, otherwise backward.  The block of op(A)
 // coupling tile rows m and k is A(m, k), or A(k, m)^T when transposed.
+// One tile column of B on one GPU that holds A's triangle with room to
+// spare: the whole solve as one task, as its tile tasks would be
+// matrix-vector products too small for their scheduling.
 void hyla_pdtrsm(int uplo, int trans, int diag, const hyla_desc_t *A,
-                 const hyla_desc_t *B, hyla_seq_t *seq)
+                 const hyla_trsm_ws_t *inv, int Wm, const hyla_desc_t *B,
+                 hyla_seq_t *seq)
 {
     hyla_task_opts_t o = hyla_task_opts(seq);
     int mt = B->mt, nt = B->nt;
     int forward = (uplo == HYLA_LOWER) == (trans == HYLA_NO_TRANS);
+    size_t tri = (size_t)mt * (mt + 1) / 2 * A->nb * A->nb * A->elemsize;
+    if (nt == 1 && mt > 1 && hyla_rt_gpus() == 1 && hyla_rt_gpu_fits(tri)) {
+        o.priority = hyla_prio_panel(mt, 0);
+        int w = inv && inv->inv;
+        hyla_task_dtrsm_col(&o, uplo, trans, diag, A, w ? inv->inv : NULL, Wm,
+                            w ? inv->scratch : NULL, B);
+        return;
+    }
 
     for (int i = 0; i < mt; i++) {
         int k = forward ? i : mt - 1 - i;

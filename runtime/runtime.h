@@ -47,9 +47,10 @@ static inline void *hyla_tile_addr(const hyla_desc_t *A, int m, int n)
 
 //==== workspace of the TRSM-by-inverse variant ====
 
-// The inverse of diagonal tile k goes to tile (0, k) of inv; scratch is a
-// runtime handle of one tile, a private buffer on each worker.  Both NULL
-// when the configuration asks for plain TRSMs.
+// The inverses of diagonal tile k go to tiles (0, k) .. (count - 1, k)
+// of inv (count of them per tile); scratch is a runtime handle of one
+// tile, a private buffer on each worker.  Both NULL when the
+// configuration asks for plain TRSMs.
 typedef struct hyla_trsm_ws {
     hyla_desc_t *inv;
     void *scratch;
@@ -57,7 +58,10 @@ typedef struct hyla_trsm_ws {
 
 // For factoring A in routine r; on failure the error (detail set).
 int hyla_rt_trsm_ws_create(const char *r, hyla_trsm_ws_t *ws,
-                           const hyla_desc_t *A);
+                           const hyla_desc_t *A, int count);
+// The same whatever the configuration says.
+int hyla_rt_inv_ws_create(const char *r, hyla_trsm_ws_t *ws,
+                          const hyla_desc_t *A, int count);
 // After the tasks that use it.
 void hyla_rt_trsm_ws_destroy(hyla_trsm_ws_t *ws);
 
@@ -85,6 +89,11 @@ void *hyla_rt_staging_alloc(size_t bytes);
 void hyla_rt_staging_free(void *p, size_t bytes);
 // Workers of all kinds.
 int hyla_rt_workers(void);
+// GPUs the runtime runs (0 without).
+int hyla_rt_gpus(void);
+// Whether `bytes` take at most half of the memory the runtime may use on
+// the first GPU (0 without GPUs).
+int hyla_rt_gpu_fits(size_t bytes);
 
 //==== sequences: completion and status of the tasks of one call ====
 
@@ -154,7 +163,8 @@ int hyla_rt_desc_new(hyla_desc_t **A, hyla_dtype_t dtype, int m, int n, int nb);
 // Tiles without host memory: each lives where a task first writes it
 // (which must write it whole), and is dropped, not brought back, when A is
 // destroyed.
-int hyla_rt_desc_temp(hyla_desc_t **A, hyla_dtype_t dtype, int m, int n, int nb);
+int hyla_rt_desc_temp(hyla_desc_t **A, hyla_dtype_t dtype, int m, int n,
+                      int nb);
 int hyla_rt_pivots_create(hyla_pivots_t *P, int *ipiv, int npiv, int nb);
 void hyla_rt_pivots_destroy(hyla_pivots_t *P);
 

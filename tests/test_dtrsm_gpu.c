@@ -12,8 +12,9 @@
 
 // Checks hyla_cuda_dtrsm on row-major tiles for every side, triangle,
 // transpose and diagonal, with triangles below and above its recursion
-// threshold (cuBLAS leaf of 256, halves joined by GEMMs), alpha != 1, and
-// leading dimensions wider than the tiles: the residual
+// threshold (cuBLAS leaf of 256, halves joined by GEMMs), one right-hand
+// side (cuBLAS's TRSV when alpha = 1), alpha = 1 and not, and leading
+// dimensions wider than the tiles: the residual
 // ||op(A) X - alpha B|| / (||A|| ||X|| k eps) (or X op(A)), 1-norms, with
 // garbage in A's other triangle (and on its diagonal when unit).  Exits 77
 // (SKIP) without a GPU.
@@ -33,9 +34,9 @@ static double norm1(int m, int n, const double *X, int ld)
     return best;
 }
 
-static void run(int side, int uplo, int trans, int diag, int m, int n, int seed)
+static void run(int side, int uplo, int trans, int diag, int m, int n,
+                double alpha, int seed)
 {
-    const double alpha = -1.5;
     int k = side == HYLA_LEFT ? m : n, lda = k + 3, ldb = n + 5;
     size_t asize = (size_t)k * lda, bsize = (size_t)m * ldb;
     double *A = malloc(sizeof(double) * asize);
@@ -51,6 +52,10 @@ static void run(int side, int uplo, int trans, int diag, int m, int n, int seed)
         for (int j = 0; j < k; j++) {
             double *a = &A[(size_t)i * lda + j];
             if (i == j && diag == HYLA_NON_UNIT) *a = *a > 0 ? *a + 2 : *a - 2;
+            // A unit triangle of random entries has an inverse that grows
+            // like 2^k; scaled by 1/k it stays well conditioned (in single
+            // precision too).
+            if (i != j && diag == HYLA_UNIT) *a /= k;
             if (uplo == HYLA_LOWER ? j < i : j > i)
                 T[(size_t)i * lda + j] = *a;
             else if (i == j)
@@ -83,10 +88,11 @@ static void run(int side, int uplo, int trans, int diag, int m, int n, int seed)
                 (norm1(k, k, T, lda) * norm1(m, n, X, ldb) * k * eps);
     }
     char note[64];
-    snprintf(note, sizeof note, "%s %s %s %s", side == HYLA_LEFT ? "L" : "R",
+    snprintf(note, sizeof note, "%s %s %s %s alpha %g",
+             side == HYLA_LEFT ? "L" : "R",
              uplo == HYLA_LOWER ? "lower" : "upper",
              trans == HYLA_NO_TRANS ? "N" : "T",
-             diag == HYLA_UNIT ? "unit" : "non-unit");
+             diag == HYLA_UNIT ? "unit" : "non-unit", alpha);
     th_row("dtrsm_gpu", m, n, 256, t, (double)m * n * k, resid,
            ok && resid <= HYLA_CHECK_TOL, note);
     cudaFree(dA);
@@ -102,14 +108,17 @@ int main(void)
     th_begin("dtrsm (GPU)");
     if (!th_gpu_start(&handle)) return th_end();
     int seed = 1;
-    static const int sizes[][2] = {{1, 1}, {100, 37}, {300, 257}, {700, 1000}};
+    static const int sizes[][2] = {{1, 1},      {100, 37}, {300, 257},
+                                   {700, 1000}, {700, 1},  {1, 700}};
+    static const double alphas[] = {-1.5, 1.0};
     for (int side = HYLA_LEFT; side <= HYLA_RIGHT; side++)
         for (int uplo = HYLA_UPPER; uplo <= HYLA_LOWER; uplo++)
             for (int trans = HYLA_NO_TRANS; trans <= HYLA_TRANS; trans++)
                 for (int diag = HYLA_NON_UNIT; diag <= HYLA_UNIT; diag++)
                     for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++)
-                        run(side, uplo, trans, diag, sizes[i][0], sizes[i][1],
-                            seed += 2);
+                        for (int a = 0; a < 2; a++)
+                            run(side, uplo, trans, diag, sizes[i][0],
+                                sizes[i][1], alphas[a], seed += 2);
     cublasDestroy(handle);
     return th_end();
 }
