@@ -108,13 +108,14 @@ void hyla_task_dlap_pad_to_tile(const hyla_task_opts_t *o, int na,
 
 // The same from the tiles of A (buffers 2 ..: the 1, 2 or 4 tiles that the
 // padded tile overlaps, by rows), into buffer 0, the row sums into vector
-// buffer 1.
+// buffer 1 (added to it when add).
 struct dtpad_args {
     hyla_seq_t *seq;
     int rows, cols, ident;
     int r0, c0; // where the padded tile starts in the first source tile
     int ms, ns; // its rows (columns) from the first source tile row (column)
     int two_rows, two_cols;
+    int add;
 };
 
 // The four corners' sources (hyla_cpu_dtile_pad_to_tile's S, lds), from
@@ -143,7 +144,8 @@ static void cl_dtile_pad_to_tile_cpu(void *buffers[], void *cl_arg)
     hyla_cpu_dtile_pad_to_tile(
         HYLA_TILE_ROWS(buffers[0]), HYLA_TILE_COLS(buffers[0]), a->rows,
         a->cols, a->ident, S, lds, a->ms, a->ns, HYLA_TILE_PTR(buffers[0]),
-        HYLA_TILE_LD(buffers[0]), (double *)STARPU_VECTOR_GET_PTR(buffers[1]));
+        HYLA_TILE_LD(buffers[0]), (double *)STARPU_VECTOR_GET_PTR(buffers[1]),
+        a->add);
 }
 
 #if HYLA_CUDA_CODELETS
@@ -159,7 +161,7 @@ static void cl_dtile_pad_to_tile_cuda(void *buffers[], void *cl_arg)
         g.stream, HYLA_TILE_ROWS(buffers[0]), HYLA_TILE_COLS(buffers[0]),
         a->rows, a->cols, a->ident, S, lds, a->ms, a->ns,
         HYLA_TILE_PTR(buffers[0]), HYLA_TILE_LD(buffers[0]),
-        (double *)STARPU_VECTOR_GET_PTR(buffers[1]));
+        (double *)STARPU_VECTOR_GET_PTR(buffers[1]), a->add);
     rc = hyla_cl_cuda_end(&g, rc);
     if (rc) hyla_rt_seq_fail(a->seq, rc);
 }
@@ -170,18 +172,19 @@ HYLA_CODELET_VARIADIC(dtile_pad_to_tile, cl_dtile_pad_to_tile_cpu,
 
 void hyla_task_dtile_pad_to_tile(const hyla_task_opts_t *o,
                                  const hyla_desc_t *A, const hyla_desc_t *P,
-                                 int m, int n, void *sums)
+                                 int m, int n, void *sums, int add)
 {
     struct dtpad_args *a = hyla_cl_args(o, sizeof *a);
     if (!a) return;
     int na = A->m, i0 = m * P->nb, j0 = n * P->nb;
     int rows = hyla_imax(0, hyla_imin(P->nb, na - i0));
     int cols = hyla_imax(0, hyla_imin(P->nb, na - j0));
-    *a = (struct dtpad_args){o->seq, rows, cols, m == n, 0, 0, 0, 0, 0, 0};
+    *a = (struct dtpad_args){o->seq, rows, cols, m == n, 0, 0, 0, 0, 0, 0, add};
     struct starpu_data_descr d[6];
     int nbuf = 2;
     d[0] = (struct starpu_data_descr){hyla_rt_tile(P, m, n), STARPU_W};
-    d[1] = (struct starpu_data_descr){(starpu_data_handle_t)sums, STARPU_W};
+    d[1] = (struct starpu_data_descr){(starpu_data_handle_t)sums,
+                                      add ? STARPU_RW : STARPU_W};
     if (rows > 0 && cols > 0) {
         // P's tiles are no larger than A's: at most two tile rows and two
         // tile columns of A.

@@ -76,10 +76,10 @@ void hyla_task_dlap_pad_to_tile(const hyla_task_opts_t *o, int na,
                                 int m, int n, double *sums);
 // Tile (m, n) of P, the square A padded by the identity as above, in
 // tiles no larger than A's, from the tiles of A; the row sums into the
-// runtime vector sums (P->nb values).
+// runtime vector sums (P->nb values), or added to it when add.
 void hyla_task_dtile_pad_to_tile(const hyla_task_opts_t *o,
                                  const hyla_desc_t *A, const hyla_desc_t *P,
-                                 int m, int n, void *sums);
+                                 int m, int n, void *sums, int add);
 
 // Batched small matrices: a chunk of column-major n-by-n matrices one
 // after the other (runtime handle A), their pivots (n apiece) and LAPACK

@@ -84,11 +84,12 @@ void hyla_cpu_dlap_pad_to_tile(int m, int n, int mv, int nv, int ident,
 // The same from the row-major tiles of A: element (i, j) of the first mv
 // rows and nv columns is element (i - ms, j - ns) of S[3] (lds[3]) when
 // i >= ms and j >= ns, of S[2] when only i >= ms, of S[1] when only
-// j >= ns, and (i, j) of S[0] (S[0] already at the tile's first element).
+// j >= ns, and (i, j) of S[0] (S[0] already at the tile's first element);
+// the row sums added to sums[i] when add.
 void hyla_cpu_dtile_pad_to_tile(int m, int n, int mv, int nv, int ident,
                                 const double *const S[4], const int lds[4],
                                 int ms, int ns, double *T, int ldt,
-                                double *sums);
+                                double *sums, int add);
 // B = A for row-major m-by-n A and B.
 void hyla_cpu_dlacpy(int m, int n, const double *A, int lda, double *B,
                      int ldb);

@@ -63,7 +63,7 @@ void hyla_cpu_dlap_pad_to_tile(int m, int n, int mv, int nv, int ident,
 void hyla_cpu_dtile_pad_to_tile(int m, int n, int mv, int nv, int ident,
                                 const double *const S[4], const int lds[4],
                                 int ms, int ns, double *T, int ldt,
-                                double *sums)
+                                double *sums, int add)
 {
     int nl = hyla_imin(ns, nv);
     for (int i = 0; i < m; i++) {
@@ -79,6 +79,6 @@ void hyla_cpu_dtile_pad_to_tile(int m, int n, int mv, int nv, int ident,
         }
         for (int j = i < mv ? nv : 0; j < n; j++)
             t[j] = ident && i == j;
-        sums[i] = s;
+        sums[i] = add ? sums[i] + s : s;
     }
 }

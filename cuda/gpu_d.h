@@ -78,7 +78,7 @@ int hyla_cuda_dgetrf_nopiv(cublasHandle_t handle, int n, double *dA, int ldda,
 int hyla_cuda_dtile_pad_to_tile(cudaStream_t s, int m, int n, int mv, int nv,
                                 int ident, const double *const S[4],
                                 const int lds[4], int ms, int ns, double *A,
-                                int lda, double *sums);
+                                int lda, double *sums, int add);
 
 // Random butterflies on row-major tiles (cpu_d.h's hyla_cpu_drbt_*: the
 // same arguments, device pointers), on stream s.

@@ -19,7 +19,7 @@ template <typename T> struct quad {
 template <typename T>
 __global__ void __launch_bounds__(32 * warps)
     pad_kernel(int m, int n, int mv, int nv, int ident, const quad<T> q,
-               int ms, int ns, T *A, int lda, T *sums)
+               int ms, int ns, T *A, int lda, T *sums, int add)
 {
     int i = blockIdx.x * warps + threadIdx.x / 32, lane = threadIdx.x % 32;
     if (i >= m) return;
@@ -39,13 +39,13 @@ __global__ void __launch_bounds__(32 * warps)
     }
     for (int o = 16; o > 0; o /= 2)
         s += __shfl_down_sync(0xffffffffu, s, o);
-    if (lane == 0) sums[i] = s;
+    if (lane == 0) sums[i] = add ? sums[i] + s : s;
 }
 
 template <typename T>
 int pad(cudaStream_t st, int m, int n, int mv, int nv, int ident,
         const T *const S[4], const int lds[4], int ms, int ns, T *A, int lda,
-        T *sums)
+        T *sums, int add)
 {
     if (m <= 0 || n <= 0) return 0;
     quad<T> q;
@@ -54,7 +54,7 @@ int pad(cudaStream_t st, int m, int n, int mv, int nv, int ident,
         q.ld[k] = lds[k];
     }
     pad_kernel<T><<<(m + warps - 1) / warps, 32 * warps, 0, st>>>(
-        m, n, mv, nv, ident, q, ms, ns, A, lda, sums);
+        m, n, mv, nv, ident, q, ms, ns, A, lda, sums, add);
     HYLA_CUDA_CHECK(cudaGetLastError());
     return 0;
 }
@@ -65,16 +65,18 @@ extern "C" int hyla_cuda_dtile_pad_to_tile(cudaStream_t st, int m, int n,
                                            int mv, int nv, int ident,
                                            const double *const S[4],
                                            const int lds[4], int ms, int ns,
-                                           double *A, int lda, double *sums)
+                                           double *A, int lda, double *sums,
+                                           int add)
 {
-    return pad(st, m, n, mv, nv, ident, S, lds, ms, ns, A, lda, sums);
+    return pad(st, m, n, mv, nv, ident, S, lds, ms, ns, A, lda, sums, add);
 }
 
 extern "C" int hyla_cuda_stile_pad_to_tile(cudaStream_t st, int m, int n,
                                            int mv, int nv, int ident,
                                            const float *const S[4],
                                            const int lds[4], int ms, int ns,
-                                           float *A, int lda, float *sums)
+                                           float *A, int lda, float *sums,
+                                           int add)
 {
-    return pad(st, m, n, mv, nv, ident, S, lds, ms, ns, A, lda, sums);
+    return pad(st, m, n, mv, nv, ident, S, lds, ms, ns, A, lda, sums, add);
 }

@@ -85,7 +85,8 @@ HYLA_EXPORT void hyla_drbt_destroy(hyla_drbt_t *F)
     free(F);
 }
 
-// ||A||_inf from the row sums by tile column (hyla_pdlap_pad_to_desc).
+// ||A||_inf from the row sums by tile column (hyla_pdlap_pad_to_desc), nt
+// columns of N.
 static double norm_inf(int n, int N, int nt, const double *sums)
 {
     double m = 0;
@@ -116,14 +117,16 @@ static int factor(hyla_drbt_t *F, const double *Af, int lda,
     if (!rc && At) rc = hyla_rt_desc_temp(&F->A, HYLA_DOUBLE, N, N, t);
     if (!rc && !At) rc = hyla_rt_desc_new(&F->A, HYLA_DOUBLE, N, N, t);
     if (!rc) rc = hyla_rt_desc_temp(&F->LU, HYLA_DOUBLE, N, N, t);
-    int nt = rc ? 0 : F->A->nt;
-    size_t bytes = sizeof(double) * N * nt;
-    // The row sums, in memory that GPUs copy to quickly; from tiles they
-    // come back through runtime vectors, one a tile.
+    // The row sums by tile column, in memory that GPUs copy to quickly;
+    // from tiles they come back through runtime vectors, one a tile row
+    // (each is unregistered on its own: with one a tile, 256 at n = 16384,
+    // one H100 sat idle 2.8 to 5.8 ms after the LU, traced).
+    int nt = rc ? 0 : F->A->nt, cols = At ? 1 : nt;
+    size_t bytes = sizeof(double) * N * cols;
     double *sums = rc ? NULL : hyla_rt_staging_alloc(bytes);
-    void **h = At && sums ? calloc((size_t)nt * nt, sizeof *h) : NULL;
+    void **h = At && sums ? calloc((size_t)nt, sizeof *h) : NULL;
     if (!rc && (!sums || (At && !h))) rc = HYLA_ERR_OUT_OF_MEMORY;
-    for (int k = 0; !rc && h && k < nt * nt; k++)
+    for (int k = 0; !rc && h && k < nt; k++)
         rc = hyla_rt_vector_create(&h[k], sums + (size_t)k * t, t,
                                    sizeof(double));
     if (!rc) {
@@ -153,9 +156,9 @@ static int factor(hyla_drbt_t *F, const double *Af, int lda,
                            &seq);
         rc = hyla_rt_seq_wait(&seq);
     }
-    if (h) hyla_rt_vectors_destroy(h, (size_t)nt * nt);
+    if (h) hyla_rt_vectors_destroy(h, (size_t)nt);
     free(h);
-    if (sums && rc >= 0) F->anrm = norm_inf(n, N, nt, sums);
+    if (sums && rc >= 0) F->anrm = norm_inf(n, N, cols, sums);
     hyla_rt_staging_free(sums, bytes);
     if (rc > 0) F->zero = rc;
     return rc < 0 ? rc : 0;
@@ -190,13 +193,33 @@ HYLA_EXPORT int hyla_drbt_factor(int n, const double *A, int lda,
     return 0;
 }
 
-// R = V U^-1 L^-1 U^T R for N-by-nrhs R (column-major, leading dimension
-// N): the solve by the randomized factors.
-static int solve_once(const hyla_drbt_t *F, int nrhs, double *R)
+// The refinement's right-hand sides in tiles (N-by-nrhs, tiles of the
+// factors' size), made once per solve call: registering and pinning new
+// ones for each step cost 1-2 ms of idle GPU per step at n = 16384.
+typedef struct {
+    hyla_desc_t *T, *X;
+} rhs_tiles_t;
+
+static int rhs_tiles_new(const hyla_drbt_t *F, int nrhs, rhs_tiles_t *w)
 {
-    hyla_desc_t *T = NULL;
-    int rc = hyla_rt_desc_new(&T, HYLA_DOUBLE, F->N, nrhs, F->LU->nb);
-    if (rc) return rc;
+    *w = (rhs_tiles_t){NULL, NULL};
+    int nb = F->LU->nb;
+    int rc = hyla_rt_desc_new(&w->T, HYLA_DOUBLE, F->N, nrhs, nb);
+    if (!rc) rc = hyla_rt_desc_new(&w->X, HYLA_DOUBLE, F->N, nrhs, nb);
+    return rc;
+}
+
+static void rhs_tiles_free(rhs_tiles_t *w)
+{
+    hyla_desc_destroy(&w->T);
+    hyla_desc_destroy(&w->X);
+}
+
+// R = V U^-1 L^-1 U^T R for N-by-nrhs R (column-major, leading dimension
+// N): the solve by the randomized factors, through w->T.
+static int solve_once(const hyla_drbt_t *F, const rhs_tiles_t *w, double *R)
+{
+    hyla_desc_t *T = w->T;
     hyla_seq_t seq;
     hyla_rt_seq_init(&seq, 0);
     hyla_pdlap_to_desc(HYLA_FULL, R, F->N, T, &seq);
@@ -208,33 +231,22 @@ static int solve_once(const hyla_drbt_t *F, int nrhs, double *R)
     hyla_pdrbt_rows(HYLA_NO_TRANS, T, F->depth, F->W, (size_t)F->depth * F->N,
                     &seq);
     hyla_pddesc_to_lap(HYLA_FULL, T, R, F->N, &seq);
-    rc = hyla_rt_seq_wait(&seq);
-    hyla_desc_destroy(&T);
-    return rc;
+    return hyla_rt_seq_wait(&seq);
 }
 
 // R = alpha A X + beta R for N-by-nrhs R and X (column-major, leading
 // dimension N), on the tiles of A, where they are; R is not read when
-// beta = 0.
-static int product(const hyla_drbt_t *F, int nrhs, double alpha,
+// beta = 0; through w's tiles.
+static int product(const hyla_drbt_t *F, const rhs_tiles_t *w, double alpha,
                    const double *X, double beta, double *R)
 {
-    hyla_desc_t *Xt = NULL, *Rt = NULL;
-    int nb = F->A->nb;
-    int rc = hyla_rt_desc_new(&Xt, HYLA_DOUBLE, F->N, nrhs, nb);
-    if (!rc) rc = hyla_rt_desc_new(&Rt, HYLA_DOUBLE, F->N, nrhs, nb);
-    if (!rc) {
-        hyla_seq_t seq;
-        hyla_rt_seq_init(&seq, 0);
-        hyla_pdlap_to_desc(HYLA_FULL, X, F->N, Xt, &seq);
-        if (beta != 0) hyla_pdlap_to_desc(HYLA_FULL, R, F->N, Rt, &seq);
-        hyla_pdgemm(alpha, F->A, Xt, beta, Rt, &seq);
-        hyla_pddesc_to_lap(HYLA_FULL, Rt, R, F->N, &seq);
-        rc = hyla_rt_seq_wait(&seq);
-    }
-    hyla_desc_destroy(&Xt);
-    hyla_desc_destroy(&Rt);
-    return rc;
+    hyla_seq_t seq;
+    hyla_rt_seq_init(&seq, 0);
+    hyla_pdlap_to_desc(HYLA_FULL, X, F->N, w->X, &seq);
+    if (beta != 0) hyla_pdlap_to_desc(HYLA_FULL, R, F->N, w->T, &seq);
+    hyla_pdgemm(alpha, F->A, w->X, beta, w->T, &seq);
+    hyla_pddesc_to_lap(HYLA_FULL, w->T, R, F->N, &seq);
+    return hyla_rt_seq_wait(&seq);
 }
 
 // The first n rows of R from B, the rest zero.
@@ -422,13 +434,13 @@ static void correct(krylov_t *K, int j, double *X)
 // residual fell by tol_j = max(1 / (MARGIN q_j), INNER_FLOOR); a column
 // that took no step gets d = z, plain refinement's.  *used counts the
 // solves against budget.
-static int correction(const hyla_drbt_t *F, krylov_t *K, int steps,
-                      const double *q, double *R, double *X, int budget,
-                      int *used)
+static int correction(const hyla_drbt_t *F, const rhs_tiles_t *wt, krylov_t *K,
+                      int steps, const double *q, double *R, double *X,
+                      int budget, int *used)
 {
     int N = K->N, nrhs = K->nrhs, rc;
     size_t Nn = (size_t)N * nrhs;
-    if ((rc = solve_once(F, nrhs, R))) return rc;
+    if ((rc = solve_once(F, wt, R))) return rc;
     ++*used;
     memcpy(K->V, R, sizeof(double) * Nn);
     int active = 0;
@@ -446,8 +458,8 @@ static int correction(const hyla_drbt_t *F, krylov_t *K, int steps,
     }
     for (int k = 0; k < steps && active && *used < budget; k++) {
         double *v = K->V + k * Nn, *w = v + Nn;
-        if ((rc = product(F, nrhs, 1.0, v, 0.0, w)) ||
-            (rc = solve_once(F, nrhs, w)))
+        if ((rc = product(F, wt, 1.0, v, 0.0, w)) ||
+            (rc = solve_once(F, wt, w)))
             return rc;
         ++*used;
         active = 0;
@@ -478,15 +490,20 @@ static int refine(hyla_drbt_t *F, int nrhs, const double *B, int ldb,
     int n = F->n, N = F->N;
     double cte = F->anrm * (DBL_EPSILON / 2) * sqrt((double)n);
     load(n, N, nrhs, B, ldb, Xp);
-    int rc = solve_once(F, nrhs, Xp);
+    rhs_tiles_t wt;
+    int rc = rhs_tiles_new(F, nrhs, &wt);
+    if (!rc) rc = solve_once(F, &wt, Xp);
     krylov_t K;
-    if (rc || (rc = krylov_new(&K, N, nrhs))) return rc;
+    if (rc || (rc = krylov_new(&K, N, nrhs))) {
+        rhs_tiles_free(&wt);
+        return rc;
+    }
     double best = INFINITY, last = INFINITY;
     int stalled = 0; // corrections in a row that did not improve on best
     int used = 0, steps = 0;
     for (;;) {
         load(n, N, nrhs, B, ldb, R);
-        if ((rc = product(F, nrhs, -1.0, Xp, 1.0, R))) break;
+        if ((rc = product(F, &wt, -1.0, Xp, 1.0, R))) break;
         double worst;
         int c = converged(n, nrhs, R, N, Xp, N, cte, &worst, K.q);
         rep->iterations = used;
@@ -509,10 +526,12 @@ static int refine(hyla_drbt_t *F, int nrhs, const double *B, int ldb,
         }
         if (worst > last / 2) steps = K.m;
         last = worst;
-        if ((rc = correction(F, &K, steps, K.q, R, Xp, F->max_iter, &used)))
+        if ((rc =
+                 correction(F, &wt, &K, steps, K.q, R, Xp, F->max_iter, &used)))
             break;
     }
     krylov_free(&K);
+    rhs_tiles_free(&wt);
     return rc;
 }
 

@@ -66,7 +66,6 @@ void hyla_pdtile_pad_to_desc(const hyla_desc_t *A, const hyla_desc_t *P,
         int n = in_group_order(i, P->nt, parts);
         o.priority = hyla_prio_panel(P->nt, i) + 2;
         for (int m = 0; m < P->mt; m++)
-            hyla_task_dtile_pad_to_tile(&o, A, P, m, n,
-                                        sums[(size_t)n * P->mt + m]);
+            hyla_task_dtile_pad_to_tile(&o, A, P, m, n, sums[m], i > 0);
     }
 }
