@@ -30,6 +30,12 @@ static int tile_index(int uplo, int mt, int i, int j)
     return mt + r * (r + 1) / 2 + c;
 }
 
+// The index of W_k (k = mt: the scratch tile).
+static int inverse_index(int mt, int k)
+{
+    return mt + mt * (mt + 1) / 2 + k;
+}
+
 #if HYLA_CUDA_CODELETS
 // B = op(W) B through the scratch tile S: S = op(W) B, then B = S.
 static int by_inverse(const hyla_cl_cuda_t *g, int trans, void *W, void *B,
@@ -60,8 +66,8 @@ static void cl_dtrsm_col_cuda(void *buffers[], void *cl_arg)
         void *Bk = buffers[k], *Akk = buffers[tile_index(a->uplo, mt, k, k)];
         int rows = HYLA_TILE_ROWS(Bk), nrhs = HYLA_TILE_COLS(Bk);
         if (a->inv)
-            rc = by_inverse(&g, a->trans, buffers[mt + mt * (mt + 1) / 2 + k],
-                            Bk, buffers[mt + mt * (mt + 1) / 2 + mt]);
+            rc = by_inverse(&g, a->trans, buffers[inverse_index(mt, k)], Bk,
+                            buffers[inverse_index(mt, mt)]);
         else
             rc = hyla_cuda_dtrsm(g.handle, HYLA_LEFT, a->uplo, a->trans,
                                  a->diag, rows, nrhs, 1.0, HYLA_TILE_PTR(Akk),
@@ -91,8 +97,7 @@ void hyla_task_dtrsm_col(const hyla_task_opts_t *o, int uplo, int trans,
                          int diag, const hyla_desc_t *A, const hyla_desc_t *W,
                          int Wm, void *S, const hyla_desc_t *B)
 {
-    int mt = B->mt, tri = mt + mt * (mt + 1) / 2;
-    int nbuf = W ? tri + mt + 1 : tri;
+    int mt = B->mt, nbuf = W ? inverse_index(mt, mt) + 1 : inverse_index(mt, 0);
     struct dtrsm_col_args *a = hyla_cl_args(o, sizeof *a);
     struct starpu_data_descr *d = a ? malloc(sizeof *d * nbuf) : NULL;
     if (!d) {
@@ -104,15 +109,18 @@ void hyla_task_dtrsm_col(const hyla_task_opts_t *o, int uplo, int trans,
     for (int i = 0; i < mt; i++) {
         d[i] = (struct starpu_data_descr){hyla_rt_tile(B, i, 0), STARPU_RW};
         for (int j = 0; j <= i; j++) {
+            // A(i, j) of the lower triangle, A(j, i) of the upper
             int r = uplo == HYLA_LOWER ? i : j, c = uplo == HYLA_LOWER ? j : i;
             d[tile_index(uplo, mt, r, c)] =
                 (struct starpu_data_descr){hyla_rt_tile(A, r, c), STARPU_R};
         }
         if (W)
-            d[tri + i] =
+            d[inverse_index(mt, i)] =
                 (struct starpu_data_descr){hyla_rt_tile(W, Wm, i), STARPU_R};
     }
-    if (W) d[tri + mt] = (struct starpu_data_descr){S, STARPU_SCRATCH};
+    if (W)
+        d[inverse_index(mt, mt)] =
+            (struct starpu_data_descr){S, STARPU_SCRATCH};
     HYLA_TASK_INSERT(o, &cl_dtrsm_col, STARPU_CL_ARGS, a, sizeof *a,
                      STARPU_DATA_MODE_ARRAY, d, nbuf);
     free(d);

@@ -16,6 +16,7 @@ void hyla_pdgetrf_nopiv(const hyla_desc_t *A, int lookahead,
     hyla_task_opts_t o = hyla_task_opts(seq);
     int mt = A->mt, nt = A->nt;
     int kt = hyla_imin(mt, nt);
+    inv = inv && ws->inv;
 
     for (int k = 0; k < kt; k++) {
         // A(k, k) = L_kk U_kk
@@ -28,7 +29,6 @@ void hyla_pdgetrf_nopiv(const hyla_desc_t *A, int lookahead,
             hyla_task_dtrtri(&o, HYLA_LOWER, HYLA_UNIT, k * A->nb, A, k, k,
                              ws->inv, 0, k);
         }
-        inv = inv && ws->inv;
         // A(m, k) = A(m, k) U_kk^-1
         for (int m = k + 1; m < mt; m++) {
             if (inv)
