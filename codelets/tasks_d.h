@@ -114,9 +114,10 @@ void hyla_task_drbt_rows(const hyla_task_opts_t *o, int trans,
                          const hyla_desc_t *B, int m1, int m2, int n, void *W,
                          size_t u);
 // LU without pivoting of the diagonal tile (k, k); a zero pivot reports
-// info at its global column.
+// info at its global column.  With W, also W(0, k) = L_kk^-1 and W(1, k)
+// = U_kk^-1 (undefined after a zero pivot).
 void hyla_task_dgetrf_nopiv(const hyla_task_opts_t *o, const hyla_desc_t *A,
-                            int k);
+                            int k, const hyla_desc_t *W);
 // B(Bm, Bn) = A(Am, An), tiles of the same size.
 void hyla_task_dlacpy(const hyla_task_opts_t *o, const hyla_desc_t *A, int Am,
                       int An, const hyla_desc_t *B, int Bm, int Bn);
