@@ -83,32 +83,24 @@ int join(cublasHandle_t h, cudaStream_t stream, const T *A, int lda, T *W,
     const T one = 1, zero = 0, minus_one = -1;
     T *W11 = W, *W22 = W + n1 + (size_t)n1 * ldw;
     T *W12 = W + (size_t)n1 * ldw, *W21 = W + n1;
-    T *tmp;
-    if (upper) {
-        // W21 = (U12 Y22)^T = Y22^T U12^T, then Y12 = -Y11 W21^T.
-        const T *U12 = A + (size_t)n1 * lda;
-        HYLA_CUBLAS_CHECK(blas<T>::gemm_strided(
-            h, CUBLAS_OP_T, CUBLAS_OP_T, n2, n1, n2, &one, W22, ldw, sw, U12,
-            lda, sa, &zero, W21, ldw, sw, count));
-        HYLA_CUBLAS_CHECK(blas<T>::gemm_strided(
-            h, CUBLAS_OP_N, CUBLAS_OP_T, n1, n2, n1, &minus_one, W11, ldw, sw,
-            W21, ldw, sw, &zero, W12, ldw, sw, count));
-        tmp = W21; // n2 rows, n1 columns
-    } else {
-        // W12 = (L21 Y11)^T = Y11^T L21^T, then Y21 = -Y22 W12^T.
-        const T *L21 = A + n1;
-        HYLA_CUBLAS_CHECK(blas<T>::gemm_strided(
-            h, CUBLAS_OP_T, CUBLAS_OP_T, n1, n2, n1, &one, W11, ldw, sw, L21,
-            lda, sa, &zero, W12, ldw, sw, count));
-        HYLA_CUBLAS_CHECK(blas<T>::gemm_strided(
-            h, CUBLAS_OP_N, CUBLAS_OP_T, n2, n1, n2, &minus_one, W22, ldw, sw,
-            W12, ldw, sw, &zero, W21, ldw, sw, count));
-        tmp = W12; // n1 rows, n2 columns
-    }
-    int rows = upper ? n2 : n1, cols = upper ? n1 : n2;
-    int blocks = (rows * cols + 255) / 256;
+    // Upper: W21 = (U12 Y22)^T = Y22^T U12^T, then Y12 = -Y11 W21^T.
+    // Lower: W12 = (L21 Y11)^T = Y11^T L21^T, then Y21 = -Y22 W12^T.
+    // The same two products: by the inverse `in` next to the
+    // off-diagonal block (order ni) into tmp, then by the other, `out`
+    // (order no), into the inverse's off-diagonal block.
+    const T *off = upper ? A + (size_t)n1 * lda : A + n1;
+    T *in = upper ? W22 : W11, *out = upper ? W11 : W22;
+    T *tmp = upper ? W21 : W12, *Y = upper ? W12 : W21;
+    int ni = upper ? n2 : n1, no = upper ? n1 : n2;
+    HYLA_CUBLAS_CHECK(blas<T>::gemm_strided(h, CUBLAS_OP_T, CUBLAS_OP_T, ni, no,
+                                            ni, &one, in, ldw, sw, off, lda, sa,
+                                            &zero, tmp, ldw, sw, count));
+    HYLA_CUBLAS_CHECK(blas<T>::gemm_strided(h, CUBLAS_OP_N, CUBLAS_OP_T, no, ni,
+                                            no, &minus_one, out, ldw, sw, tmp,
+                                            ldw, sw, &zero, Y, ldw, sw, count));
+    int blocks = (ni * no + 255) / 256; // tmp is ni-by-no
     zero_kernel<T><<<dim3(blocks < 64 ? blocks : 64, count), 256, 0, stream>>>(
-        tmp, ldw, rows, cols, sw);
+        tmp, ldw, ni, no, sw);
     HYLA_CUDA_CHECK(cudaGetLastError());
     return 0;
 }
