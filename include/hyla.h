@@ -18,7 +18,9 @@ extern "C" {
  * overrides: HYLA_NCPUS, HYLA_NGPUS, HYLA_NB, HYLA_LOOKAHEAD,
  * HYLA_PANEL_THREADS, HYLA_MODE (auto, cpu, hybrid, native), HYLA_SCHED,
  * HYLA_GPU_STREAMS, HYLA_MAPPING (scheduler, cyclic), HYLA_TRSM_INV
- * (0, 1) and HYLA_GPU_RESERVED_SMS.
+ * (0, 1), HYLA_GPU_RESERVED_SMS, HYLA_GPU_PANEL_ROWS and HYLA_TUNING
+ * (a tuning file, or "none"; without it $XDG_CONFIG_HOME/hyla/tuning, or
+ * ~/.config/hyla/tuning, where that file exists).
  * This is the only place hyla reads its environment.
  *
  * @retval HYLA_SUCCESS
@@ -58,6 +60,22 @@ HYLA_EXPORT int hyla_finalize(void);
  * HYLA_ERR_NOT_INITIALIZED.  *cfg is copied out.
  */
 HYLA_EXPORT int hyla_config_get(hyla_config_t *cfg);
+
+/**
+ * The tile size and lookahead that a LAPACK-layout call of routine
+ * ("getrf", "gesv", "potrf", "posv" or "gesv_rbt") in precision prec ('d'
+ * or 's') on order n takes: the configuration's where it sets them
+ * (nb > 0, lookahead >= 0), else the tuning file's entry of the mode in
+ * force with the nearest order, else this machine's defaults.  Either
+ * output may be NULL.  hyla_config_get() reports nb 0 and lookahead -1
+ * when they are chosen per call.
+ *
+ * @retval HYLA_SUCCESS
+ * @retval -1, -2, -3  routine, prec or n (< 0) is invalid
+ * @retval HYLA_ERR_NOT_INITIALIZED
+ */
+HYLA_EXPORT int hyla_tuned(const char *routine, char prec, int n, int *nb,
+                           int *lookahead);
 
 /** A static description of a status code; never NULL. */
 HYLA_EXPORT const char *hyla_strerror(int status);

@@ -12,11 +12,16 @@
 #include <strings.h>
 #include <unistd.h>
 
+#ifndef PATH_MAX
+#define PATH_MAX 4096
+#endif
+
 static struct {
     int initialized;
     hyla_config_t cfg;
     char scheduler[64];
-    int blas_threads; // OpenBLAS threads before hyla_init, restored after
+    char tuning[PATH_MAX]; // the tuning file in force, "" for none
+    int blas_threads;      // OpenBLAS threads before hyla_init, restored after
 } ctx;
 
 // Defaults by the number of cores, from measurements (docs/perf): on 2
@@ -24,17 +29,18 @@ static struct {
 // worker), lookahead 1, one panel thread; from 8 cores on, the panel is the
 // critical path: tiles of 512, lookahead 3 and a quarter of the cores on
 // the panel (on 16 cores the best of the settings measured at n = 20000).
-static void machine_defaults(hyla_config_t *cfg)
+// A tuning file measured on the machine replaces them.
+void hyla_rt_machine_defaults(int *nb, int *lookahead, int *panel_threads)
 {
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
     if (cores >= 8) {
-        cfg->nb = 512;
-        cfg->lookahead = 3;
-        cfg->panel_threads = (int)(cores / 4 < 8 ? cores / 4 : 8);
+        *nb = 512;
+        *lookahead = 3;
+        *panel_threads = (int)(cores / 4 < 8 ? cores / 4 : 8);
     } else {
-        cfg->nb = 320;
-        cfg->lookahead = 1;
-        cfg->panel_threads = 1;
+        *nb = 320;
+        *lookahead = 1;
+        *panel_threads = 1;
     }
 }
 
@@ -87,6 +93,42 @@ static int env_name(const char *var, const char *const *names, int count,
                          list);
 }
 
+// The tuning file hyla reads unless told otherwise:
+// $XDG_CONFIG_HOME/hyla/tuning (~/.config/hyla/tuning without it), where
+// such a file exists; else NULL.
+static const char *default_tuning(void)
+{
+    static char path[PATH_MAX];
+    const char *xdg = getenv("XDG_CONFIG_HOME"), *home = getenv("HOME");
+    int len;
+    if (xdg && *xdg)
+        len = snprintf(path, sizeof path, "%s/hyla/tuning", xdg);
+    else if (home && *home)
+        len = snprintf(path, sizeof path, "%s/.config/hyla/tuning", home);
+    else
+        return NULL;
+    return len < (int)sizeof path && access(path, F_OK) == 0 ? path : NULL;
+}
+
+// HYLA_TUNING: a tuning file's path, or "none" for no file.
+static int env_tuning(const char **out)
+{
+    static char path[PATH_MAX];
+    const char *s = getenv("HYLA_TUNING");
+    if (!s || !*s) return 0;
+    if (!strcmp(s, "none")) {
+        *out = NULL;
+        return 0;
+    }
+    if (strlen(s) >= sizeof path)
+        return hyla_rt_error(HYLA_ERR_ENVIRONMENT,
+                             "HYLA_TUNING: a path of at most %d characters",
+                             (int)sizeof path - 1);
+    snprintf(path, sizeof path, "%s", s);
+    *out = path;
+    return 0;
+}
+
 // Names of hyla_mode_t and hyla_mapping_t values and of a 0/1 flag, in
 // value order.
 static const char *const mode_names[] = {"auto", "cpu", "hybrid", "native"};
@@ -100,7 +142,9 @@ HYLA_EXPORT int hyla_config_init(hyla_config_t *cfg)
     hyla_rt_error_clear();
     cfg->ncpus = -1;
     cfg->ngpus = -1;
-    machine_defaults(cfg);
+    cfg->nb = 0;
+    cfg->lookahead = -1;
+    cfg->panel_threads = 0;
     cfg->mode = HYLA_MODE_AUTO;
     cfg->scheduler = NULL;
     cfg->gpu_streams = 0;
@@ -108,6 +152,7 @@ HYLA_EXPORT int hyla_config_init(hyla_config_t *cfg)
     cfg->trsm_inverse = -1;
     cfg->gpu_reserved_sms = 0;
     cfg->gpu_panel_rows = 0;
+    cfg->tuning = default_tuning();
 
     // Each override is applied on its own: one bad variable does not
     // discard the others.
@@ -132,6 +177,7 @@ HYLA_EXPORT int hyla_config_init(hyla_config_t *cfg)
     if ((r = env_int("HYLA_GPU_RESERVED_SMS", 0, &cfg->gpu_reserved_sms)))
         rc = r;
     if ((r = env_int("HYLA_GPU_PANEL_ROWS", 0, &cfg->gpu_panel_rows))) rc = r;
+    if ((r = env_tuning(&cfg->tuning))) rc = r;
     return rc;
 }
 
@@ -142,12 +188,14 @@ static int check_config(const hyla_config_t *c)
         why = "ncpus must be >= -1";
     else if (c->ngpus < -1)
         why = "ngpus must be >= -1";
-    else if (c->nb < 1)
-        why = "nb must be >= 1";
-    else if (c->lookahead < 0)
-        why = "lookahead must be >= 0";
-    else if (c->panel_threads < 1)
-        why = "panel_threads must be >= 1";
+    else if (c->nb < 0)
+        why = "nb must be >= 1, or 0 (tuned)";
+    else if (c->lookahead < -1)
+        why = "lookahead must be >= 0, or -1 (tuned)";
+    else if (c->panel_threads < 0)
+        why = "panel_threads must be >= 1, or 0 (tuned)";
+    else if (c->tuning && strlen(c->tuning) >= sizeof ctx.tuning)
+        why = "tuning file path too long";
     else if (c->mode < HYLA_MODE_AUTO || c->mode > HYLA_MODE_NATIVE)
         why = "mode is not a hyla_mode_t";
     else if (c->ncpus == 0 && c->ngpus == 0)
@@ -217,6 +265,11 @@ HYLA_EXPORT int hyla_init(const hyla_config_t *cfg)
     }
     int rc = check_config(&c);
     if (rc) return rc;
+    // A tuning file that is named but unreadable or malformed stops here,
+    // before anything starts.
+    if ((rc = hyla_rt_tuning_load(c.tuning))) return rc;
+    snprintf(ctx.tuning, sizeof ctx.tuning, "%s", c.tuning ? c.tuning : "");
+    c.tuning = c.tuning ? ctx.tuning : NULL;
 
     // Modes: cpu never starts GPUs; hybrid needs one (CPU panels, updates
     // wherever the scheduler finds them fastest); native needs one and
@@ -254,6 +307,7 @@ HYLA_EXPORT int hyla_init(const hyla_config_t *cfg)
         if (is_auto) c = asked;
         ret = start_starpu(&c, 0);
     }
+    if (ret) hyla_rt_tuning_free();
     if (ret == -ENODEV)
         return hyla_rt_error(HYLA_ERR_NO_WORKER,
                              "hyla_init: StarPU found no worker");
@@ -263,6 +317,7 @@ HYLA_EXPORT int hyla_init(const hyla_config_t *cfg)
     int ngpus = hyla_rt_gpus_init();
     if (gpu_mode && ngpus == 0) {
         starpu_shutdown();
+        hyla_rt_tuning_free();
         return hyla_rt_error(HYLA_ERR_NOT_SUPPORTED,
                              "hyla_init: mode %s, but no GPU was found", name);
     }
@@ -281,9 +336,16 @@ HYLA_EXPORT int hyla_init(const hyla_config_t *cfg)
     ctx.blas_threads = openblas_get_num_threads();
     openblas_set_num_threads(1);
 
+    if (c.panel_threads == 0) {
+        int nb, la;
+        hyla_rt_machine_defaults(&nb, &la, &c.panel_threads);
+        int tuned = hyla_rt_tuned_panel_threads(c.mode);
+        if (tuned) c.panel_threads = tuned;
+    }
     if ((rc = hyla_rt_panel_workers_init(c.panel_threads))) {
         if (ngpus) starpu_cublas_shutdown();
         starpu_shutdown();
+        hyla_rt_tuning_free();
         openblas_set_num_threads(ctx.blas_threads);
         return hyla_rt_error(rc, "hyla_init: cannot build the panel workers");
     }
@@ -310,6 +372,7 @@ HYLA_EXPORT int hyla_finalize(void)
     starpu_task_wait_for_all();
     hyla_rt_tiles_cache_release();
     hyla_rt_trace_release();
+    hyla_rt_tuning_free();
     if (ctx.cfg.ngpus) starpu_cublas_shutdown();
     starpu_shutdown();
     openblas_set_num_threads(ctx.blas_threads);

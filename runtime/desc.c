@@ -183,7 +183,10 @@ HYLA_EXPORT int hyla_desc_create(hyla_desc_t **A, hyla_dtype_t dtype, int m,
     if (m < 0) return hyla_rt_error(-3, "%s: m = %d < 0", r, m);
     if (n < 0) return hyla_rt_error(-4, "%s: n = %d < 0", r, n);
     if (nb < 0) return hyla_rt_error(-5, "%s: nb = %d < 0", r, nb);
-    if (nb == 0) nb = hyla_rt_config()->nb;
+    // nb 0: the tile size of an LU of this order (the configuration's,
+    // else the tuning file's, else the machine's default).
+    if (nb == 0)
+        hyla_rt_tuned(HYLA_TUNE_GETRF, dtype, hyla_imax(m, n), &nb, NULL);
     rc = hyla_rt_desc_new(A, dtype, m, n, nb);
     if (rc) return hyla_rt_error(rc, "%s: cannot allocate %d x %d", r, m, n);
     return HYLA_SUCCESS;

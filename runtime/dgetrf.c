@@ -18,7 +18,10 @@ HYLA_EXPORT int hyla_dgetrf_tile(hyla_desc_t *A, int *ipiv)
     hyla_rt_seq_init(&seq, 0);
     rc = hyla_rt_pivots_create(&P, ipiv, hyla_imin(A->m, A->n), A->nb);
     if (!rc) rc = hyla_rt_trsm_ws_create(r, &ws, A, 1);
-    if (!rc) hyla_pdgetrf(A, &P, hyla_rt_config()->lookahead, &ws, &seq);
+    int la;
+    hyla_rt_tuned(HYLA_TUNE_GETRF, HYLA_DOUBLE, hyla_imax(A->m, A->n), NULL,
+                  &la);
+    if (!rc) hyla_pdgetrf(A, &P, la, &ws, &seq);
     int info = hyla_rt_seq_wait(&seq);
     hyla_rt_trsm_ws_destroy(&ws);
     hyla_rt_pivots_destroy(&P);
@@ -39,7 +42,9 @@ HYLA_EXPORT int hyla_dgetrf(int m, int n, double *A, int lda, int *ipiv)
     if (hyla_imin(m, n) == 0) return 0;
 
     hyla_desc_t *T;
-    if ((rc = hyla_rt_desc_new(&T, HYLA_DOUBLE, m, n, hyla_rt_config()->nb)))
+    int nb, la;
+    hyla_rt_tuned(HYLA_TUNE_GETRF, HYLA_DOUBLE, hyla_imax(m, n), &nb, &la);
+    if ((rc = hyla_rt_desc_new(&T, HYLA_DOUBLE, m, n, nb)))
         return hyla_rt_error(rc, "%s: no memory for a %d x %d tile copy", r, m,
                              n);
     hyla_seq_t seq;
@@ -50,7 +55,7 @@ HYLA_EXPORT int hyla_dgetrf(int m, int n, double *A, int lda, int *ipiv)
     if (!rc) rc = hyla_rt_trsm_ws_create(r, &ws, T, 1);
     if (!rc) {
         hyla_pdlap_to_desc(HYLA_FULL, A, lda, T, &seq);
-        hyla_pdgetrf(T, &P, hyla_rt_config()->lookahead, &ws, &seq);
+        hyla_pdgetrf(T, &P, la, &ws, &seq);
         hyla_pddesc_to_lap(HYLA_FULL, T, A, lda, &seq);
     }
     int info = hyla_rt_seq_wait(&seq);

@@ -53,7 +53,8 @@ static int lap_begin(struct lap_solve *s, const char *r, int n, int nrhs,
                      const double *A, int lda, int *ipiv, const double *B,
                      int ldb)
 {
-    int nb = hyla_rt_config()->nb;
+    int nb;
+    hyla_rt_tuned(HYLA_TUNE_GETRF, HYLA_DOUBLE, n, &nb, NULL);
     s->A = s->B = NULL;
     s->P.nsteps = 0;
     s->P.handles = NULL;
@@ -117,7 +118,9 @@ HYLA_EXPORT int hyla_dgesv(int n, int nrhs, double *A, int lda, int *ipiv,
     if (rc) return lap_end(&s, rc);
     hyla_trsm_ws_t ws;
     if ((rc = hyla_rt_trsm_ws_create(r, &ws, s.A, 1))) return lap_end(&s, rc);
-    hyla_pdgetrf(s.A, &s.P, hyla_rt_config()->lookahead, &ws, &s.seq);
+    int la;
+    hyla_rt_tuned(HYLA_TUNE_GETRF, HYLA_DOUBLE, n, NULL, &la);
+    hyla_pdgetrf(s.A, &s.P, la, &ws, &s.seq);
     hyla_pddesc_to_lap(HYLA_FULL, s.A, A, lda, &s.seq);
     int info = hyla_rt_seq_wait(&s.seq);
     hyla_rt_trsm_ws_destroy(&ws);

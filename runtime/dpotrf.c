@@ -3,6 +3,14 @@
 // @precisions d -> s
 #include "algorithms_d.h"
 
+// The lookahead of a Cholesky of order n (configured, tuned or default).
+static int potrf_lookahead(int n)
+{
+    int la;
+    hyla_rt_tuned(HYLA_TUNE_POTRF, HYLA_DOUBLE, n, NULL, &la);
+    return la;
+}
+
 HYLA_EXPORT int hyla_dpotrf_tile(char uplo, hyla_desc_t *A)
 {
     const char *r = "hyla_dpotrf_tile";
@@ -19,7 +27,7 @@ HYLA_EXPORT int hyla_dpotrf_tile(char uplo, hyla_desc_t *A)
     if ((rc = hyla_rt_trsm_ws_create(r, &ws, A, 1))) return rc;
     hyla_seq_t seq;
     hyla_rt_seq_init(&seq, 1);
-    hyla_pdpotrf(u, A, hyla_rt_config()->lookahead, &ws, &seq);
+    hyla_pdpotrf(u, A, potrf_lookahead(A->n), &ws, &seq);
     rc = hyla_rt_seq_wait(&seq);
     hyla_rt_trsm_ws_destroy(&ws);
     return rc;
@@ -82,7 +90,8 @@ static int lap_in(const char *r, int u, int n, int nrhs, const double *A,
                   int lda, const double *B, int ldb, hyla_desc_t **TA,
                   hyla_desc_t **TB, hyla_seq_t *seq)
 {
-    int nb = hyla_rt_config()->nb;
+    int nb;
+    hyla_rt_tuned(HYLA_TUNE_POTRF, HYLA_DOUBLE, n, &nb, NULL);
     *TA = *TB = NULL;
     int rc = hyla_rt_desc_new(TA, HYLA_DOUBLE, n, n, nb);
     if (!rc && nrhs > 0) rc = hyla_rt_desc_new(TB, HYLA_DOUBLE, n, nrhs, nb);
@@ -113,7 +122,7 @@ HYLA_EXPORT int hyla_dpotrf(char uplo, int n, double *A, int lda)
     rc = lap_in(r, u, n, 0, A, lda, NULL, 0, &TA, &TB, &seq);
     if (!rc) rc = hyla_rt_trsm_ws_create(r, &ws, TA, 1);
     if (!rc) {
-        hyla_pdpotrf(u, TA, hyla_rt_config()->lookahead, &ws, &seq);
+        hyla_pdpotrf(u, TA, potrf_lookahead(n), &ws, &seq);
         hyla_pddesc_to_lap(u, TA, A, lda, &seq);
     }
     rc = lap_done(&seq, &TA, &TB, rc);
@@ -155,7 +164,7 @@ HYLA_EXPORT int hyla_dposv(char uplo, int n, int nrhs, double *A, int lda,
     rc = lap_in(r, u, n, nrhs, A, lda, B, ldb, &TA, &TB, &seq);
     if (!rc) rc = hyla_rt_trsm_ws_create(r, &ws, TA, 1);
     if (rc) return lap_done(&seq, &TA, &TB, rc);
-    hyla_pdpotrf(u, TA, hyla_rt_config()->lookahead, &ws, &seq);
+    hyla_pdpotrf(u, TA, potrf_lookahead(n), &ws, &seq);
     hyla_pddesc_to_lap(u, TA, A, lda, &seq);
     int info = hyla_rt_seq_wait(&seq);
     hyla_rt_trsm_ws_destroy(&ws);

@@ -107,7 +107,9 @@ static int factor(hyla_drbt_t *F, const double *Af, int lda,
                   const hyla_desc_t *At, unsigned long long seed)
 {
     int n = F->n, N, t, nu = F->depth;
-    padded(n, nu, At ? At->nb : hyla_rt_config()->nb, &N, &t);
+    int nb, la;
+    hyla_rt_tuned(HYLA_TUNE_RBT, HYLA_DOUBLE, n, &nb, &la);
+    padded(n, nu, At ? At->nb : nb, &N, &t);
     F->N = N;
     size_t count = (size_t)2 * nu * N + 1;
     F->w = malloc(sizeof(double) * count);
@@ -152,8 +154,7 @@ static int factor(hyla_drbt_t *F, const double *Af, int lda,
             hyla_pdlap_pad_to_desc(n, Af, lda, F->A, sums, 1 << nu, &seq);
         hyla_pdlacpy(F->A, F->LU, &seq);
         hyla_pdrbt_two_sided(F->LU, nu, F->W, 0, (size_t)nu * N, &seq);
-        hyla_pdgetrf_nopiv(F->LU, hyla_rt_config()->lookahead, &F->inv, inv,
-                           &seq);
+        hyla_pdgetrf_nopiv(F->LU, la, &F->inv, inv, &seq);
         rc = hyla_rt_seq_wait(&seq);
     }
     if (h) hyla_rt_vectors_destroy(h, (size_t)nt);

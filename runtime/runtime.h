@@ -159,6 +159,31 @@ static inline int hyla_prio_last(int nt)
 int hyla_rt_initialized(void);
 const hyla_config_t *hyla_rt_config(void);
 
+// The tile size, lookahead and panel threads of this machine by its core
+// count, where neither the configuration nor the tuning file says.
+void hyla_rt_machine_defaults(int *nb, int *lookahead, int *panel_threads);
+
+//==== tuning (tuning.c) ====
+
+// The routines a tuning file has entries for.
+typedef enum { HYLA_TUNE_GETRF, HYLA_TUNE_POTRF, HYLA_TUNE_RBT } hyla_tune_t;
+
+// Read the tuning file at path (NULL: none), replacing the entries read
+// before.  0, or HYLA_ERR_TUNING (or out of memory) with a detail naming
+// the file and line; no entry is kept then.
+int hyla_rt_tuning_load(const char *path);
+void hyla_rt_tuning_free(void);
+int hyla_rt_tuning_entries(void);
+// The tile size and lookahead (either pointer may be NULL) of routine r on
+// type t and order n: the configuration's where it sets them (nb > 0,
+// lookahead >= 0), else the tuning file's entry of the mode in force and
+// the nearest order, else the machine's defaults.
+void hyla_rt_tuned(hyla_tune_t r, hyla_dtype_t t, int n, int *nb,
+                   int *lookahead);
+// The tuning file's panel threads for mode (its LU entry of the largest
+// order), or 0 when it has none.
+int hyla_rt_tuned_panel_threads(hyla_mode_t mode);
+
 int hyla_rt_desc_new(hyla_desc_t **A, hyla_dtype_t dtype, int m, int n, int nb);
 // Tiles without host memory: each lives where a task first writes it
 // (which must write it whole), and is dropped, not brought back, when A is

@@ -39,7 +39,8 @@ static const char *const env_vars[] = {"HYLA_NCPUS",
                                        "HYLA_MAPPING",
                                        "HYLA_TRSM_INV",
                                        "HYLA_GPU_RESERVED_SMS",
-                                       "HYLA_GPU_PANEL_ROWS"};
+                                       "HYLA_GPU_PANEL_ROWS",
+                                       "HYLA_TUNING"};
 
 static void clear_env(void)
 {
@@ -76,6 +77,7 @@ static hyla_config_t good(void)
     hyla_config_init(&c);
     c.ncpus = 1;
     c.nb = 16;
+    c.tuning = NULL; // a tuning file of this machine's user stays out
     return c;
 }
 
@@ -120,20 +122,20 @@ static void bad_configs(void)
         const char *what = "";
         switch (k) {
         case 0:
-            c.nb = 0;
-            what = "nb = 0";
+            c.nb = -1;
+            what = "nb = -1";
             break;
         case 1:
             c.nb = -5;
             what = "nb = -5";
             break;
         case 2:
-            c.lookahead = -1;
-            what = "lookahead = -1";
+            c.lookahead = -2;
+            what = "lookahead = -2";
             break;
         case 3:
-            c.panel_threads = 0;
-            what = "panel_threads = 0";
+            c.panel_threads = -1;
+            what = "panel_threads = -1";
             break;
         case 4:
             c.ncpus = -2;
@@ -276,6 +278,7 @@ static void worker_counts(void)
         c.ncpus = want;
         c.nb = 24 + want;
         c.lookahead = 2;
+        c.panel_threads = 2;
         char sched[16] = "eager";
         c.scheduler = sched;
         TH_STATUS(hyla_init(&c), 0);

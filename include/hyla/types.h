@@ -35,7 +35,8 @@ extern "C" {
     X(ERR_CUBLAS, -108, "a cuBLAS call failed")                                \
     X(ERR_NO_WORKER, -109, "no worker can run a task of this call")            \
     X(ERR_ENVIRONMENT, -110, "a HYLA_* environment variable is invalid")       \
-    X(ERR_BUSY, -111, "tile matrices are still alive")
+    X(ERR_BUSY, -111, "tile matrices are still alive")                        \
+    X(ERR_TUNING, -112, "the tuning file cannot be read or parsed")
 
 typedef enum hyla_status {
 #define HYLA_X(name, value, text) HYLA_##name = value,
@@ -77,9 +78,14 @@ typedef enum hyla_dtype { HYLA_DOUBLE = 0, HYLA_FLOAT = 1 } hyla_dtype_t;
 typedef struct hyla_config {
     int ncpus;             /**< CPU workers; -1: every core not driving a GPU */
     int ngpus;             /**< GPUs; -1: all that are visible; 0: none */
-    int nb;                /**< tile size (rows and columns of a tile), >= 1 */
-    int lookahead;         /**< panel steps updated ahead, >= 0 */
-    int panel_threads;     /**< CPU threads factoring one LU panel, >= 1 */
+    int nb;                /**< tile size (rows and columns of a tile),
+                                >= 1; 0: per call, from the tuning file,
+                                else this machine's default */
+    int lookahead;         /**< panel steps updated ahead, >= 0; -1: per
+                                call, as nb */
+    int panel_threads;     /**< CPU threads factoring one LU panel, >= 1;
+                                0: from the tuning file, else this
+                                machine's default */
     hyla_mode_t mode;      /**< where the tasks run */
     const char *scheduler; /**< StarPU scheduling policy; NULL: default */
     int gpu_streams;       /**< CUDA streams (workers) per GPU, <= 8; 0: 2,
@@ -92,6 +98,8 @@ typedef struct hyla_config {
                                  the critical path leave to it; 0: none */
     int gpu_panel_rows;     /**< rows of one thread block of the GPU LU
                                  panel; 0: 256 */
+    const char *tuning;     /**< tuning file read by hyla_init (written by
+                                 `hyla-bench tune`); NULL: none */
 } hyla_config_t;
 
 /**
