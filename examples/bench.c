@@ -27,9 +27,26 @@ void bench_summarize(seconds_t *t, int count, bench_result_t *r)
         count % 2 ? t[count / 2] : 0.5 * (t[count / 2 - 1] + t[count / 2]);
 }
 
+int bench_batch_size(const bench_case_t *c)
+{
+    if (c->batch > 0) return c->batch;
+    long long nn = (long long)c->n * c->n;
+    if (nn < 1) nn = 1;
+    if (c->ref && !strcmp(c->ref, "cublas"))
+        return c->n <= 32 ? 1 << 20 : (int)((1LL << 28) / nn);
+    long long b = (1LL << 24) / nn;
+    return b < 1 ? 1 : b > 1 << 20 ? 1 << 20 : (int)b;
+}
+
 double bench_flops(const bench_case_t *c)
 {
     double n = c->n, solve = 2.0 * n * n * c->nrhs;
+    // LAPACK's counts per matrix: 2n^3/3 for the LU, 2n^3 for the LU and
+    // the inverse after it.
+    if (!strcmp(c->routine, "getrf_batched"))
+        return bench_batch_size(c) * (2.0 / 3.0 * n * n * n);
+    if (!strcmp(c->routine, "getri_batched"))
+        return bench_batch_size(c) * (2.0 * n * n * n);
     if (!strcmp(c->routine, "getrf")) {
         // LAPACK's count for m x n, k = min(m, n): 2n^3/3 when square
         double m = c->m, k = m < n ? m : n;

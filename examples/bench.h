@@ -6,7 +6,8 @@
 typedef double seconds_t; // not rewritten by the precision generator
 
 typedef struct bench_case {
-    const char *routine; // getrf, potrf, gesv, posv, gesv_rbt
+    const char *routine; // getrf, potrf, gesv, posv, gesv_rbt,
+                         // getrf_batched, getri_batched
     int m;               // rows of a getrf (the others are n x n)
     int n;
     int nrhs;   // the solves
@@ -16,10 +17,14 @@ typedef struct bench_case {
     int on_gpu; // and place the tiles on the GPUs before the timed call
     int seed;
     const char *ref;   // "lapack" (default), "getf2" (getrf), "cusolver",
-                       // "cusolvermg"
+                       // "cusolvermg", "cublas" (the batched routines)
     int ref_gpus;      // GPUs of cusolvermg (<= 0: all)
     const char *trace; // write a task trace of one more hyla run here
     int rbt_depth;     // gesv_rbt's butterfly depth (-1: hyla's default)
+    int batch;         // matrices of the batched routines (<= 0: by order,
+                       // bench_batch_size)
+    int ref_threads;   // threads of the LAPACK reference of the batched
+                       // routines, each running OpenBLAS single-threaded
 } bench_case_t;
 
 typedef struct bench_result {
@@ -40,6 +45,21 @@ int bench_dref(const bench_case_t *c, bench_result_t *r);
 int bench_dhyla(const bench_case_t *c, bench_result_t *r);
 int bench_sref(const bench_case_t *c, bench_result_t *r);
 int bench_shyla(const bench_case_t *c, bench_result_t *r);
+
+// The batched routines (getrf_batched, getri_batched; examples/
+// bench_batched_d.c): the reference (hyla = 0) or hyla (hyla = 1) on
+// bench_batch_size(c) matrices of order c->n.  r->info is 0 when every
+// matrix's info is as expected (matrix 1 of a batch is singular), else a
+// status (< 0) or the count of unexpected infos; r->resid is the worst
+// residual of a sample of the matrices.  Return 0, or -1 for an unknown
+// routine.
+int bench_dbatched(const bench_case_t *c, int hyla, bench_result_t *r);
+int bench_sbatched(const bench_case_t *c, int hyla, bench_result_t *r);
+
+// Matrices of a batched case: c->batch, or when that is <= 0 a default by
+// order: as many as 2^24 elements hold, at most 2^20 (host memory), or as
+// hyla-batched's for the reference cublas (GPU memory).
+int bench_batch_size(const bench_case_t *c);
 
 // cuSOLVER's getrf (potrf = 0) or potrf ('L'), matrix already on the GPU
 // (examples/bench_gpu_d.c, CUDA builds); with B (n-by-nrhs, not NULL) the

@@ -13,12 +13,13 @@
 
 enum { GETRF, POTRF, GESV, POSV, GESV_RBT };
 
+static const char *const routine_names[] = {"getrf", "potrf", "gesv", "posv",
+                                            "gesv_rbt"};
+
 static int routine_id(const char *name)
 {
-    static const char *names[] = {"getrf", "potrf", "gesv", "posv",
-                                  "gesv_rbt"};
     for (int i = 0; i < 5; i++)
-        if (!strcmp(name, names[i])) return i;
+        if (!strcmp(name, routine_names[i])) return i;
     return -1;
 }
 
@@ -27,11 +28,11 @@ typedef struct {
     int id, m, n, nrhs;
     int rbt_depth, rbt_iter; // gesv_rbt's depth (-1: default), steps
     int rbt_fallback;        // and why it fell back (-1: not run)
-    int on_gpu;      // tiles placed on the GPUs before the timed call
-    int ref_gpus;    // GPUs of the cuSolverMg reference
-    double *A0, *B0; // originals
-    double *A, *B;   // work copies
-    double *X;       // gesv_rbt's solution (B is only read)
+    int on_gpu;              // tiles placed on the GPUs before the timed call
+    int ref_gpus;            // GPUs of the cuSolverMg reference
+    double *A0, *B0;         // originals
+    double *A, *B;           // work copies
+    double *X;               // gesv_rbt's solution (B is only read)
     int *ipiv;
 } input_t;
 
@@ -124,8 +125,8 @@ static int run_ref(input_t *in, const char *ref, seconds_t *seconds)
     if (ref && !strcmp(ref, "cusolver")) {
 #ifdef HYLA_BENCH_CUSOLVER
         int potrf = in->id == POTRF || in->id == POSV;
-        return bench_dcusolver(potrf, in->m, in->n, in->A, in->ipiv,
-                               in->nrhs, in->nrhs ? in->B : NULL, seconds);
+        return bench_dcusolver(potrf, in->m, in->n, in->A, in->ipiv, in->nrhs,
+                               in->nrhs ? in->B : NULL, seconds);
 #endif
         return -2000; // not in this build
     }
@@ -175,14 +176,16 @@ static int run_rbt(input_t *in)
     hyla_rbt_report_t rep;
     hyla_rbt_opts_t opts = HYLA_RBT_OPTS_DEFAULT;
     opts.depth = in->rbt_depth;
-    int rc = hyla_dgesv_rbt(n, in->nrhs, in->A, n, in->ipiv, in->B, n, in->X,
-                            n, &opts, &rep);
+    int rc = hyla_dgesv_rbt(n, in->nrhs, in->A, n, in->ipiv, in->B, n, in->X, n,
+                            &opts, &rep);
     in->rbt_iter = rep.iterations;
     in->rbt_fallback = (int)rep.fallback;
     memcpy(in->B, in->X, sizeof(double) * n * in->nrhs);
     if (rep.fallback != HYLA_RBT_NONE)
-        fprintf(stderr, "hyla-bench: dgesv_rbt n=%d fell back (%d) after %d "
-                        "steps\n", n, (int)rep.fallback, rep.iterations);
+        fprintf(stderr,
+                "hyla-bench: dgesv_rbt n=%d fell back (%d) after %d "
+                "steps\n",
+                n, (int)rep.fallback, rep.iterations);
     return rc;
 }
 
@@ -209,20 +212,25 @@ static int run_rbt_tile(input_t *in, hyla_desc_t *A, hyla_desc_t *B,
     in->rbt_iter = rep.iterations;
     in->rbt_fallback = (int)rep.fallback;
     if (rep.fallback != HYLA_RBT_NONE)
-        fprintf(stderr, "hyla-bench: dgesv_rbt_tile n=%d fell back (%d) after "
-                        "%d steps\n", in->n, (int)rep.fallback, rep.iterations);
+        fprintf(stderr,
+                "hyla-bench: dgesv_rbt_tile n=%d fell back (%d) after "
+                "%d steps\n",
+                in->n, (int)rep.fallback, rep.iterations);
     return rc;
 }
 
 // Tile level: only the factorization (or solve) is timed; copies in and
-// out of the tile layout are not.
+// out of the tile layout are not.  The tiles are of the size the routine's
+// LAPACK-layout call would take (hyla_tuned).
 static int run_hyla_tile(input_t *in, seconds_t *seconds)
 {
-    int n = in->n, m = in->m, rc, rbt = in->id == GESV_RBT;
+    int n = in->n, m = in->m, rc, rbt = in->id == GESV_RBT, nb = 0;
+    hyla_tuned(routine_names[in->id], sizeof(double) == 8 ? 'd' : 's',
+               m > n ? m : n, &nb, NULL);
     hyla_desc_t *A = NULL, *B = NULL, *X = NULL;
-    if ((rc = hyla_desc_create(&A, HYLA_DOUBLE, m, n, 0)) ||
-        (rc = hyla_desc_create(&B, HYLA_DOUBLE, n, in->nrhs, 0)) ||
-        (rbt && (rc = hyla_desc_create(&X, HYLA_DOUBLE, n, in->nrhs, 0))) ||
+    if ((rc = hyla_desc_create(&A, HYLA_DOUBLE, m, n, nb)) ||
+        (rc = hyla_desc_create(&B, HYLA_DOUBLE, n, in->nrhs, nb)) ||
+        (rbt && (rc = hyla_desc_create(&X, HYLA_DOUBLE, n, in->nrhs, nb))) ||
         (rc = hyla_dlap_to_desc(in->A, m, A)) ||
         (in->nrhs && (rc = hyla_dlap_to_desc(in->B, n, B))))
         goto out;
@@ -295,12 +303,21 @@ static int measure(const bench_case_t *c, int hyla, bench_result_t *r)
     return 0;
 }
 
+// getrf_batched, getri_batched: examples/bench_batched_d.c.
+static int is_batched(const char *routine)
+{
+    size_t len = strlen(routine);
+    return len >= 8 && !strcmp(routine + len - 8, "_batched");
+}
+
 int bench_dref(const bench_case_t *c, bench_result_t *r)
 {
+    if (is_batched(c->routine)) return bench_dbatched(c, 0, r);
     return measure(c, 0, r);
 }
 
 int bench_dhyla(const bench_case_t *c, bench_result_t *r)
 {
+    if (is_batched(c->routine)) return bench_dbatched(c, 1, r);
     return measure(c, 1, r);
 }

@@ -8,32 +8,44 @@
 #include "results.h"
 
 #include <cblas.h>
+#include <errno.h>
 #include <getopt.h>
 #include <hyla.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 static const char usage[] =
     "Usage: hyla-bench [options]\n"
+    "       hyla-bench tune [options]\n"
     "Times hyla against the system LAPACK (OpenBLAS) on the same matrices.\n"
+    "With `tune', sweeps tile size, lookahead and panel threads and writes "
+    "the\n"
+    "fastest of each routine, precision and order to a tuning file, which\n"
+    "hyla_init reads (see `Tuning' below).\n"
     "\n"
     "  -r, --routine LIST  getrf, potrf, gesv, posv, gesv_rbt (random\n"
     "                      butterflies, LU without pivoting, refinement;\n"
-    "                      against LAPACK's gesv), comma-separated\n"
+    "                      against LAPACK's gesv), getrf_batched or\n"
+    "                      getri_batched (--batch matrices of order n <= 512\n"
+    "                      in host memory, against LAPACK on each matrix over\n"
+    "                      the reference's threads), comma-separated\n"
     "                      (default getrf,potrf)\n"
+    "      --batch B       matrices of the batched routines (default: as\n"
+    "                      many as 2^24 elements hold, at most 2^20)\n"
     "  -n, --n LIST        matrix orders, comma-separated (default 4000)\n"
     "  -m, --m M           rows of getrf's matrices (default: n, square)\n"
     "  -p, --prec LIST     d, s or d,s (default d)\n"
     "      --nb LIST       tile sizes, comma-separated (default: hyla's, or\n"
     "                      HYLA_NB)\n"
     "      --lookahead LIST  panel steps updated ahead (default: hyla's)\n"
-    "                      Lists sweep: every routine, precision, n, nb,\n"
-    "                      lookahead, panel threads and mode together; the\n"
-    "                      reference runs once per routine, precision and n\n"
-    "      --ncpus P       hyla's CPU workers and the reference's threads\n"
-    "                      (default: every core)\n"
+    "                      (the reference runs once per routine, precision\n"
+    "                      and n)\n"
+    "      --ncpus LIST    hyla's CPU workers (default: every core); the\n"
+    "                      reference's threads are the largest\n"
     "      --sched NAME    StarPU scheduling policy (default: hyla's)\n"
     "      --panel-threads LIST  threads of one LU panel (default: hyla's)\n"
     "      --nrhs K        right-hand sides of the solves (default 1)\n"
@@ -49,9 +61,12 @@ static const char usage[] =
     "                      getrf, potrf, and for the solves getrs, potrs\n"
     "                      after them, with the matrix already on the GPU;\n"
     "                      CUDA builds) or cusolvermg (the same with\n"
-    "                      cuSolverMg on --ngpus GPUs, default all)\n"
+    "                      cuSolverMg on --ngpus GPUs, default all), or for\n"
+    "                      the batched routines cublas (cuBLAS's batched\n"
+    "                      getrf, getri against hyla_cuda_*, the batch in\n"
+    "                      GPU memory; CUDA builds)\n"
     "      --mode LIST     cpu, hybrid, native or auto (default: hyla's)\n"
-    "      --ngpus G       GPUs for hyla (default: hyla's, all)\n"
+    "      --ngpus LIST    GPUs for hyla (default: hyla's, all)\n"
     "      --gpu-streams S CUDA streams per GPU (default: hyla's)\n"
     "      --mapping M     scheduler or cyclic: who places GPU tasks\n"
     "      --trsm-inv      TRSMs by the diagonal tiles as GEMMs by their\n"
@@ -71,10 +86,29 @@ static const char usage[] =
     "                      the CPU packages' (RAPL), read every ms, where\n"
     "                      readable; printed with GFLOP/s per watt\n"
     "      --no-check      do not compute residuals\n"
+    "      --check         compute them (the default, but not of tune)\n"
     "      --csv FILE      also write the results to FILE as CSV\n"
     "      --json FILE     also write them to FILE as JSON (an array of\n"
     "                      objects with the CSV's column names)\n"
     "  -h, --help          this text\n"
+    "\n"
+    "Tuning: `hyla-bench tune' takes the options above, one mode, and\n"
+    "      -o, --out FILE  the tuning file to write (default: the one\n"
+    "                      hyla_init reads, $XDG_CONFIG_HOME/hyla/tuning or\n"
+    "                      ~/.config/hyla/tuning); entries of other\n"
+    "                      routines, precisions, modes or orders already in\n"
+    "                      it are kept\n"
+    "  Its defaults: routines getrf,potrf; orders 1000,2000,4000 on CPUs,\n"
+    "  4096,8192,16384 with GPUs; tile sizes 128,192,256,320,384,512 on\n"
+    "  CPUs, 512,768,1024,1536,2048 with GPUs; lookahead 1,2,3; panel\n"
+    "  threads 1 and a quarter and a half of the cores (CPU panels only);\n"
+    "  --repeat 2, no reference, no residuals.  A routine's tuned tile size\n"
+    "  and lookahead are those of the fastest run at the nearest order.\n"
+    "\n"
+    "Without --nb or --lookahead, each run takes hyla's choice for its\n"
+    "routine and order (the tuning file's, or the machine's defaults).\n"
+    "Lists sweep: every routine, precision, n, ncpus, ngpus, nb, lookahead,\n"
+    "panel threads and mode together.\n"
     "\n"
     "GFLOP/s use the best of the timed runs; ratio = reference time / hyla\n"
     "time (above 1: hyla is faster).  The residual is hyla's, O(n^2) form:\n"
@@ -84,15 +118,19 @@ static const char usage[] =
 enum { MAX_LIST = 64 };
 
 typedef struct {
-    char *routines, *sizes, *precs, *csv, *json, *ref_name, *trace;
+    char *routines, *sizes, *precs, *csv, *json, *ref_name, *trace, *out;
     int m, nrhs, repeat, check, ref, tile, on_gpu, energy, rbt_depth, seed;
+    int batch;
+    int tune; // `hyla-bench tune'
     hyla_config_t cfg;
-    // The swept values.
-    int nbs[MAX_LIST], nnb, las[MAX_LIST], nla, pts[MAX_LIST], npt;
-    hyla_mode_t modes[MAX_LIST];
-    int nmode;
+    // The swept values, slowest first: ncpus, ngpus, nb, lookahead, panel
+    // threads, mode.
+    int list[6][MAX_LIST], count[6];
     int cases; // hyla's runs in all
+    char command[1024];
 } options_t;
+
+enum { NCPUS_L, NGPUS_L, NB_L, LA_L, PT_L, MODE_L };
 
 // One line per library: joules of one run and GFLOP/s per watt
 // (= GFLOP per joule), GPU, CPU and both, where measured.
@@ -177,12 +215,12 @@ static int parse_ints(const char *list, const char *what, int lo, int *v)
 }
 
 // A list of modes into v; returns the count.
-static int parse_modes(const char *list, hyla_mode_t *v)
+static int parse_modes(const char *list, int *v)
 {
     char buf[512], *item[MAX_LIST];
     int k = items(list, "--mode", buf, item);
     for (int i = 0; i < k; i++)
-        v[i] = (hyla_mode_t)known(item[i], "--mode", mode_names);
+        v[i] = known(item[i], "--mode", mode_names);
     return k;
 }
 
@@ -197,12 +235,57 @@ static void check_list(const char *list, const char *what,
 }
 
 // Items of a comma-separated list.
-static int count(const char *list)
+static int count_items(const char *list)
 {
     int k = 1;
     for (; *list; list++)
         k += *list == ',';
     return k;
+}
+
+// tune's defaults for what the command line leaves open, by the mode the
+// configuration comes to on this machine (one hyla_init to find it).
+static void tune_defaults(options_t *o)
+{
+    int *count = o->count;
+    if (count[NCPUS_L] > 1 || count[NGPUS_L] > 1) {
+        fprintf(stderr, "hyla-bench: tune measures one count of CPU workers "
+                        "and GPUs at a time\n");
+        exit(2);
+    }
+    hyla_config_t cfg = o->cfg, used;
+    if (count[MODE_L]) cfg.mode = (hyla_mode_t)o->list[MODE_L][0];
+    if (count[NCPUS_L]) cfg.ncpus = o->list[NCPUS_L][0];
+    if (count[NGPUS_L]) cfg.ngpus = o->list[NGPUS_L][0];
+    int rc = hyla_init(&cfg);
+    if (rc) {
+        fprintf(stderr, "hyla-bench: hyla_init: %s (%s)\n", hyla_strerror(rc),
+                hyla_error_detail());
+        exit(1);
+    }
+    hyla_config_get(&used);
+    hyla_finalize();
+    int gpus = used.mode != HYLA_MODE_CPU;
+    // The mode the entries are for, auto resolved.
+    o->list[MODE_L][0] = (int)used.mode;
+    count[MODE_L] = 1;
+    if (!o->sizes) o->sizes = gpus ? "4096,8192,16384" : "1000,2000,4000";
+    if (!count[NB_L])
+        count[NB_L] = parse_ints(gpus ? "512,768,1024,1536,2048"
+                                      : "128,192,256,320,384,512",
+                                 "--nb", 1, o->list[NB_L]);
+    if (!count[LA_L]) count[LA_L] = parse_ints("1,2,3", "", 0, o->list[LA_L]);
+    if (!count[PT_L]) {
+        // CPU panels: one thread, a quarter and a half of the workers (at
+        // most 8); native mode's panels are the GPU's.
+        int *pt = o->list[PT_L], k = 0;
+        pt[k++] = 1;
+        for (int div = 4; used.mode != HYLA_MODE_NATIVE && div >= 2; div /= 2) {
+            int p = used.ncpus / div < 8 ? used.ncpus / div : 8;
+            if (p > pt[k - 1]) pt[k++] = p;
+        }
+        count[PT_L] = k;
+    }
 }
 
 static void parse(int argc, char **argv, options_t *o)
@@ -232,7 +315,9 @@ static void parse(int argc, char **argv, options_t *o)
         PANELROWS,
         ENERGY,
         RBTDEPTH,
-        SEED
+        SEED,
+        BATCH,
+        CHECK
     };
     static const struct option longs[] = {
         {"routine", required_argument, 0, 'r'},
@@ -264,10 +349,12 @@ static void parse(int argc, char **argv, options_t *o)
         {"energy", no_argument, 0, ENERGY},
         {"rbt-depth", required_argument, 0, RBTDEPTH},
         {"seed", required_argument, 0, SEED},
+        {"batch", required_argument, 0, BATCH},
+        {"check", no_argument, 0, CHECK},
+        {"out", required_argument, 0, 'o'},
         {"help", no_argument, 0, 'h'},
         {0, 0, 0, 0}};
-    *o = (options_t){.routines = "getrf,potrf",
-                     .sizes = "4000",
+    *o = (options_t){.sizes = NULL,
                      .precs = "d",
                      .nrhs = 1,
                      .repeat = 3,
@@ -279,17 +366,36 @@ static void parse(int argc, char **argv, options_t *o)
         fprintf(stderr, "hyla-bench: %s\n", hyla_error_detail());
         exit(2);
     }
-    int c;
-    while ((c = getopt_long(argc, argv, "r:n:m:p:h", longs, NULL)) != -1) {
+    // The command line, for the tuning file's header.
+    for (int i = 0; i < argc; i++)
+        snprintf(o->command + strlen(o->command),
+                 sizeof o->command - strlen(o->command), "%s%s", i ? " " : "",
+                 i ? argv[i] : "hyla-bench");
+    if (argc > 1 && !strcmp(argv[1], "tune")) {
+        o->tune = 1;
+        o->check = o->ref = 0;
+        o->repeat = 2;
+        argv[1] = argv[0];
+        argc--, argv++;
+    }
+    int c, *count = o->count;
+    while ((c = getopt_long(argc, argv, "r:n:m:p:o:h", longs, NULL)) != -1) {
         switch (c) {
         case 'r': o->routines = optarg; break;
         case 'n': o->sizes = optarg; break;
         case 'p': o->precs = optarg; break;
-        case NB: o->nnb = parse_ints(optarg, "--nb", 1, o->nbs); break;
-        case LOOKAHEAD:
-            o->nla = parse_ints(optarg, "--lookahead", 0, o->las);
+        case 'o': o->out = optarg; break;
+        case NB:
+            count[NB_L] = parse_ints(optarg, "--nb", 1, o->list[NB_L]);
             break;
-        case NCPUS: o->cfg.ncpus = parse_int(optarg, "--ncpus", 1); break;
+        case LOOKAHEAD:
+            count[LA_L] = parse_ints(optarg, "--lookahead", 0, o->list[LA_L]);
+            break;
+        case NCPUS:
+            count[NCPUS_L] = parse_ints(optarg, "--ncpus", 1, o->list[NCPUS_L]);
+            break;
+        case BATCH: o->batch = parse_int(optarg, "--batch", 0); break;
+        case CHECK: o->check = 1; break;
         case SCHED: o->cfg.scheduler = optarg; break;
         case NRHS: o->nrhs = parse_int(optarg, "--nrhs", 0); break;
         case REPEAT: o->repeat = parse_int(optarg, "--repeat", 1); break;
@@ -327,11 +433,14 @@ static void parse(int argc, char **argv, options_t *o)
             break;
         case SEED: o->seed = parse_int(optarg, "--seed", 0); break;
         case PANEL:
-            o->npt = parse_ints(optarg, "--panel-threads", 1, o->pts);
+            count[PT_L] =
+                parse_ints(optarg, "--panel-threads", 1, o->list[PT_L]);
             break;
         case 'm': o->m = parse_int(optarg, "--m", 0); break;
-        case NGPUS: o->cfg.ngpus = parse_int(optarg, "--ngpus", 0); break;
-        case MODE: o->nmode = parse_modes(optarg, o->modes); break;
+        case NGPUS:
+            count[NGPUS_L] = parse_ints(optarg, "--ngpus", 0, o->list[NGPUS_L]);
+            break;
+        case MODE: count[MODE_L] = parse_modes(optarg, o->list[MODE_L]); break;
         case NOCHECK: o->check = 0; break;
         case CSV: o->csv = optarg; break;
         case JSON: o->json = optarg; break;
@@ -341,9 +450,9 @@ static void parse(int argc, char **argv, options_t *o)
     }
     if (o->ref_name && strcmp(o->ref_name, "lapack") &&
         strcmp(o->ref_name, "getf2") && strcmp(o->ref_name, "cusolver") &&
-        strcmp(o->ref_name, "cusolvermg")) {
-        fprintf(stderr, "hyla-bench: --ref must be lapack, getf2, cusolver "
-                        "or cusolvermg\n");
+        strcmp(o->ref_name, "cusolvermg") && strcmp(o->ref_name, "cublas")) {
+        fprintf(stderr, "hyla-bench: --ref must be lapack, getf2, cusolver, "
+                        "cusolvermg or cublas\n");
         exit(2);
     }
     if (optind < argc) {
@@ -351,17 +460,38 @@ static void parse(int argc, char **argv, options_t *o)
                 argv[optind], usage);
         exit(2);
     }
-    static const char *const routines[] = {"getrf", "potrf",    "gesv",
-                                           "posv",  "gesv_rbt", NULL};
+    static const char *const routines[] = {
+        "getrf",    "potrf",         "gesv",          "posv",
+        "gesv_rbt", "getrf_batched", "getri_batched", NULL};
+    static const char *const tuned[] = {"getrf", "potrf", "gesv_rbt", NULL};
     static const char *const precs[] = {"d", "s", NULL};
-    if (!o->nnb) o->nbs[o->nnb++] = o->cfg.nb;
-    if (!o->nla) o->las[o->nla++] = o->cfg.lookahead;
-    if (!o->npt) o->pts[o->npt++] = o->cfg.panel_threads;
-    if (!o->nmode) o->modes[o->nmode++] = o->cfg.mode;
+    if (o->tune) {
+        if (o->routines == NULL) o->routines = "getrf,potrf";
+        check_list(o->routines, "routine of tune", tuned);
+        if (count[MODE_L] > 1) {
+            fprintf(stderr, "hyla-bench: tune measures one mode at a time\n");
+            exit(2);
+        }
+        o->cfg.tuning = NULL; // every run sets what it measures
+        tune_defaults(o);
+    } else if (o->out) {
+        fprintf(stderr, "hyla-bench: --out is an option of tune\n");
+        exit(2);
+    }
+    if (!o->routines) o->routines = "getrf,potrf";
+    if (!o->sizes) o->sizes = "4000";
+    // Unswept: the configuration's (nb 0 and lookahead -1: per call).
+    const int unswept[6] = {
+        o->cfg.ncpus,     o->cfg.ngpus,         o->cfg.nb,
+        o->cfg.lookahead, o->cfg.panel_threads, (int)o->cfg.mode};
+    for (int d = 0; d < 6; d++)
+        if (!count[d]) o->list[d][count[d]++] = unswept[d];
     check_list(o->routines, "routine", routines);
     check_list(o->precs, "precision", precs);
-    o->cases = count(o->routines) * count(o->precs) * count(o->sizes) * o->nnb *
-               o->nla * o->npt * o->nmode;
+    o->cases = count_items(o->routines) * count_items(o->precs) *
+               count_items(o->sizes);
+    for (int d = 0; d < 6; d++)
+        o->cases *= count[d];
 }
 
 static void cpu_model(char *buf, size_t size)
@@ -442,6 +572,138 @@ static void fill_row(result_row_t *row, const options_t *o,
 #undef COL
 }
 
+//==== tune ====
+
+// The first run's workers, GPUs and mode (hyla_topology), for the header.
+static char topology[256];
+
+// The fastest run of each routine, precision, mode and order.
+typedef struct {
+    char routine[16], prec[4];
+    int mode, n, nb, lookahead, panel_threads;
+    double seconds;
+} best_t;
+
+enum { MAX_BEST = 1024 };
+static best_t best[MAX_BEST];
+static int nbest;
+
+static void tune_record(const char *routine, const char *prec, int n,
+                        const hyla_config_t *used, double seconds)
+{
+    best_t *b = NULL;
+    for (int i = 0; i < nbest && !b; i++)
+        if (!strcmp(best[i].routine, routine) && !strcmp(best[i].prec, prec) &&
+            best[i].mode == (int)used->mode && best[i].n == n)
+            b = &best[i];
+    if (!b) {
+        if (nbest == MAX_BEST) return;
+        b = &best[nbest++];
+        *b = (best_t){.seconds = -1};
+    } else if (b->seconds <= seconds) {
+        return;
+    }
+    *b = (best_t){.mode = (int)used->mode,
+                  .n = n,
+                  .nb = used->nb,
+                  .lookahead = used->lookahead,
+                  .panel_threads = used->panel_threads,
+                  .seconds = seconds};
+    snprintf(b->routine, sizeof b->routine, "%s", routine);
+    snprintf(b->prec, sizeof b->prec, "%s", prec);
+}
+
+// The tuning file hyla_init reads by default (its folder made).
+static const char *default_out(void)
+{
+    static char path[4096];
+    const char *xdg = getenv("XDG_CONFIG_HOME"), *home = getenv("HOME");
+    if (xdg && *xdg)
+        snprintf(path, sizeof path, "%s/hyla", xdg);
+    else if (home && *home)
+        snprintf(path, sizeof path, "%s/.config/hyla", home);
+    else {
+        fprintf(stderr, "hyla-bench: neither XDG_CONFIG_HOME nor HOME is "
+                        "set: name the tuning file with --out\n");
+        exit(2);
+    }
+    // The folder and its parent (~/.config) may not exist yet.
+    char *slash = strrchr(path, '/');
+    *slash = '\0';
+    mkdir(path, 0755);
+    *slash = '/';
+    mkdir(path, 0755);
+    snprintf(path + strlen(path), sizeof path - strlen(path), "/tuning");
+    return path;
+}
+
+// Whether an entry line of an existing file is replaced by a new entry:
+// the same routine, precision, mode and order.
+static int superseded(const char *line)
+{
+    char r[32], p[8], m[16];
+    int n;
+    if (sscanf(line, "%31s %7s %15s %d", r, p, m, &n) != 4) return 0;
+    for (int i = 0; i < nbest; i++)
+        if (!strcmp(best[i].routine, r) && !strcmp(best[i].prec, p) &&
+            !strcmp(mode_names[best[i].mode], m) && best[i].n == n)
+            return 1;
+    return 0;
+}
+
+// Writes the tuning file: a header, the entries of an existing file that
+// were not measured again, then the new ones.  0, or 1 (said on stderr).
+static int tune_write(const options_t *o, const char *machine)
+{
+    const char *path = o->out ? o->out : default_out();
+    // Keep what is there, read whole before the file is rewritten.
+    char *kept = NULL;
+    size_t len = 0;
+    FILE *old = fopen(path, "r");
+    if (old) {
+        FILE *mem = open_memstream(&kept, &len);
+        char line[1024];
+        while (mem && fgets(line, sizeof line, old)) {
+            const char *t = line + strspn(line, " \t");
+            if (*t != '#' && *t != '\n' && !superseded(t)) fputs(line, mem);
+        }
+        if (mem) fclose(mem);
+        fclose(old);
+    }
+    FILE *f = fopen(path, "w");
+    if (!f) {
+        fprintf(stderr, "hyla-bench: %s: %s\n", path, strerror(errno));
+        free(kept);
+        return 1;
+    }
+    char date[32];
+    time_t now = time(NULL);
+    strftime(date, sizeof date, "%Y-%m-%d", localtime(&now));
+    fprintf(f,
+            "# hyla tuning file, written by hyla-bench tune on %s\n"
+            "# machine: %s\n"
+            "# command: %s\n"
+            "# routine prec mode n nb lookahead panel_threads seconds\n",
+            date, machine, o->command);
+    if (kept) fputs(kept, f);
+    free(kept);
+    for (int i = 0; i < nbest; i++)
+        fprintf(f, "%s %s %s %d %d %d %d %.6f\n", best[i].routine, best[i].prec,
+                mode_names[best[i].mode], best[i].n, best[i].nb,
+                best[i].lookahead, best[i].panel_threads, best[i].seconds);
+    if (fclose(f)) {
+        fprintf(stderr, "hyla-bench: %s: %s\n", path, strerror(errno));
+        return 1;
+    }
+    printf("# %d entries written to %s\n", nbest, path);
+    return 0;
+}
+
+static int is_batched(const char *routine)
+{
+    return strstr(routine, "_batched") != NULL;
+}
+
 // hyla on case c with configuration cfg, beside the reference's result
 // rr: prints and writes the row.  0, -1 when the residual failed, or an
 // exit status.
@@ -461,8 +723,16 @@ static int measure(const options_t *o, const hyla_config_t *cfg,
     }
     hyla_config_t used;
     hyla_config_get(&used);
+    // The tile size and lookahead this call takes (per call, when not set).
+    if (!is_batched(c->routine))
+        hyla_tuned(c->routine, *p, c->m > c->n ? c->m : c->n, &used.nb,
+                   &used.lookahead);
     static int shown;
     if (!shown++)
+        snprintf(topology, sizeof topology, "%s, %d GPU%s, mode %s",
+                 hyla_topology(), used.ngpus, used.ngpus == 1 ? "" : "s",
+                 mode_name(used.mode));
+    if (shown == 1)
         printf("# %s, %d GPU%s, mode %s, scheduler %s; reference "
                "%s\n",
                hyla_topology(), used.ngpus, used.ngpus == 1 ? "" : "s",
@@ -470,7 +740,7 @@ static int measure(const options_t *o, const hyla_config_t *cfg,
     fflush(stdout);
     if (progress)
         fprintf(stderr, "[%d/%d] %s %s n=%d nb=%d lookahead=%d...", ++done,
-                o->cases, c->routine, p, c->n, cfg->nb, cfg->lookahead);
+                o->cases, c->routine, p, c->n, used.nb, used.lookahead);
     if (run(c, &hr)) {
         fprintf(stderr, "hyla-bench: unknown routine '%s'\n", c->routine);
         return 2;
@@ -500,6 +770,8 @@ static int measure(const options_t *o, const hyla_config_t *cfg,
     result_row_t row;
     fill_row(&row, o, c, p, &used, &hr, rr, hg, rg, ratio, status);
     results_write(out, &row);
+    if (o->tune && !failed && hr.info == 0)
+        tune_record(c->routine, p, c->m > c->n ? c->m : c->n, &used, hr.t_min);
     return failed ? -1 : 0;
 }
 
@@ -508,7 +780,17 @@ int main(int argc, char **argv)
     options_t o;
     parse(argc, argv, &o);
     int ncores = (int)sysconf(_SC_NPROCESSORS_ONLN);
-    int threads = o.cfg.ncpus > 0 ? o.cfg.ncpus : ncores;
+    // The reference's threads: the most CPU workers hyla gets; its GPUs
+    // (cuSolverMg): the most hyla gets.
+    int threads = 0, ref_gpus = o.list[NGPUS_L][0];
+    for (int i = 0; i < o.count[NCPUS_L]; i++) {
+        int t = o.list[NCPUS_L][i] > 0 ? o.list[NCPUS_L][i] : ncores;
+        threads = t > threads ? t : threads;
+    }
+    for (int i = 1; i < o.count[NGPUS_L]; i++)
+        if (ref_gpus >= 0 &&
+            (o.list[NGPUS_L][i] < 0 || o.list[NGPUS_L][i] > ref_gpus))
+            ref_gpus = o.list[NGPUS_L][i];
     char cpu[128];
     cpu_model(cpu, sizeof cpu);
 
@@ -548,7 +830,9 @@ int main(int argc, char **argv)
                                   .check = o.check,
                                   .tile = o.tile,
                                   .on_gpu = o.on_gpu,
-                                  .ref_gpus = o.cfg.ngpus,
+                                  .ref_gpus = ref_gpus,
+                                  .ref_threads = threads,
+                                  .batch = o.batch,
                                   .seed = o.seed,
                                   .rbt_depth = o.rbt_depth};
                 bench_result_t rr = {0, 0, -1, 0, -1, -1, -1, -1};
@@ -574,16 +858,23 @@ int main(int argc, char **argv)
                         return 1;
                     }
                 }
-                for (int i = 0; i < o.nnb * o.nla * o.npt * o.nmode; i++) {
-                    // Mode fastest, then panel threads, lookahead, nb.
+                int total = 1;
+                for (int d = 0; d < 6; d++)
+                    total *= o.count[d];
+                for (int i = 0; i < total; i++) {
+                    // The last dimension (mode) fastest.
+                    int v[6], k = i;
+                    for (int d = 5; d >= 0; d--) {
+                        v[d] = o.list[d][k % o.count[d]];
+                        k /= o.count[d];
+                    }
                     hyla_config_t cfg = o.cfg;
-                    int k = i;
-                    cfg.mode = o.modes[k % o.nmode];
-                    k /= o.nmode;
-                    cfg.panel_threads = o.pts[k % o.npt];
-                    k /= o.npt;
-                    cfg.lookahead = o.las[k % o.nla];
-                    cfg.nb = o.nbs[k / o.nla];
+                    cfg.ncpus = v[NCPUS_L];
+                    cfg.ngpus = v[NGPUS_L];
+                    cfg.nb = v[NB_L];
+                    cfg.lookahead = v[LA_L];
+                    cfg.panel_threads = v[PT_L];
+                    cfg.mode = (hyla_mode_t)v[MODE_L];
                     int rc = measure(&o, &cfg, &c, p, run, &rr, &out);
                     if (rc < 0) failures++;
                     if (rc > 0) return rc;
@@ -596,5 +887,11 @@ int main(int argc, char **argv)
     free(routines);
     if (o.energy) energy_stop();
     results_close(&out);
+    if (o.tune) {
+        char machine[512];
+        snprintf(machine, sizeof machine, "%s, %d cores; %s", cpu, ncores,
+                 topology);
+        if (tune_write(&o, machine)) return 1;
+    }
     return failures ? 1 : 0;
 }

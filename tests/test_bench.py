@@ -3,8 +3,11 @@
 """The benchmark driver's interface: a small run of every routine in both
 precisions passes its residual checks and writes a CSV with the documented
 columns, the same rows as JSON, and a loadable trace; sweeps of nb,
-lookahead and panel threads give a row per combination; --help exits 0; bad arguments exit 2 with a
-message on stderr.
+lookahead, panel threads and CPU workers give a row per combination; the
+batched routines run against LAPACK; `tune` writes a tuning file with the
+fastest run of each routine and order, keeps the entries it did not
+measure again, and a run reading the file takes its tile sizes; --help
+exits 0; bad arguments exit 2 with a message on stderr.
 
 Usage: test_bench.py HYLA-BENCH   (run from a scratch directory)
 """
@@ -97,6 +100,75 @@ def main(bench):
               [b["panel_threads"] for b in sweep] == ["1", "2"],
               "a sweep of panel threads: one row each")
 
+        r = run(bench, "-r", "getrf", "-n", "70", "--nb", "16",
+                "--ncpus", "1,2", "--mode", "cpu", "--repeat", "1",
+                "--csv", out_csv)
+        with open(out_csv) as f:
+            sweep = list(csv.DictReader(f))
+        check(r.returncode == 0 and [b["ncpu"] for b in sweep] == ["1", "2"]
+              and len({b["ref_s_min"] for b in sweep}) == 1,
+              "a sweep of CPU workers: one row each, one reference")
+
+        r = run(bench, "-r", "getrf_batched,getri_batched", "-p", "d,s",
+                "-n", "1,7,40", "--batch", "9", "--ncpus", "2", "--mode",
+                "cpu", "--repeat", "1", "--csv", out_csv)
+        with open(out_csv) as f:
+            rows = list(csv.DictReader(f))
+        check(r.returncode == 0 and len(rows) == 12 and
+              all(b["status"] == "ok" and float(b["ref_s_min"]) > 0 and
+                  float(b["hyla_s_min"]) > 0 for b in rows),
+              "batched routines: every residual passes, against LAPACK "
+              "(rc %d, stderr: %s)" % (r.returncode, r.stderr.strip()[-200:]))
+
+        tuning = os.path.join(tmp, "tuning")
+        with open(tuning, "w") as f:
+            f.write("# an earlier entry, of another order\n"
+                    "getrf d cpu 5000 48 1 1 1.0\n"
+                    "getrf d cpu 70 99 1 1 1.0\n")
+        r = run(bench, "tune", "-r", "getrf,potrf", "-n", "40,70", "--nb",
+                "8,16", "--lookahead", "1,2", "--ncpus", "2", "--mode", "cpu",
+                "--repeat", "1", "--out", tuning, "--csv", out_csv)
+        with open(out_csv) as f:
+            rows = list(csv.DictReader(f))
+        with open(tuning) as f:
+            lines = [l.split() for l in f if not l.startswith("#")]
+        check(r.returncode == 0 and len(rows) == 2 * 2 * 2 * 2,
+              "tune: a run per routine, order, nb and lookahead (rc %d, "
+              "stderr: %s)" % (r.returncode, r.stderr.strip()[-200:]))
+        best = {}
+        for b in rows:
+            key = (b["routine"], b["n"])
+            if key not in best or (float(b["hyla_s_min"]) <
+                                   float(best[key]["hyla_s_min"])):
+                best[key] = b
+        want = sorted([["getrf", "d", "cpu", "5000", "48", "1", "1", "1.0"]] +
+                      [[k[0], "d", "cpu", k[1], b["nb"], b["lookahead"],
+                        b["panel_threads"]] for k, b in best.items()])
+        check(sorted(l if l[3] == "5000" else l[:7] for l in lines) == want,
+              "tune: the fastest run of each routine and order, the entry "
+              "not measured again kept (%s)" % lines)
+        env_run = subprocess.run(
+            [bench, "-r", "potrf", "-n", "69", "--ncpus", "2", "--mode",
+             "cpu", "--repeat", "1", "--no-ref", "--csv", out_csv],
+            capture_output=True, text=True, timeout=600,
+            env=dict(os.environ, HYLA_TUNING=tuning))
+        with open(out_csv) as f:
+            rows = list(csv.DictReader(f))
+        check(env_run.returncode == 0 and
+              rows[0]["nb"] == best[("potrf", "70")]["nb"] and
+              rows[0]["lookahead"] == best[("potrf", "70")]["lookahead"],
+              "a run with HYLA_TUNING takes the nearest order's tile size "
+              "and lookahead (%s)" % [(b["nb"], b["lookahead"]) for b in rows])
+        with open(tuning, "a") as f:
+            f.write("getrf d cpu 100 0 1 1\n")
+        env_run = subprocess.run(
+            [bench, "-r", "getrf", "-n", "50", "--no-ref"],
+            capture_output=True, text=True, timeout=600,
+            env=dict(os.environ, HYLA_TUNING=tuning))
+        check(env_run.returncode != 0 and tuning in env_run.stderr,
+              "a malformed tuning file: an error naming it (rc %d)"
+              % env_run.returncode)
+
         r = run(bench, "--help")
         check(r.returncode == 0 and "Usage" in r.stdout, "--help exits 0")
         for args, what in [(["--bogus"], "an unknown flag"),
@@ -110,6 +182,12 @@ def main(bench):
                             "an unknown routine"),
                            (["--ref", "mkl"], "an unknown reference"),
                            (["--json"], "--json without a file"),
+                           (["--out", "x"], "--out without tune"),
+                           (["tune", "-r", "gesv", "-n", "8"],
+                            "tune of a routine without entries"),
+                           (["tune", "--mode", "cpu,hybrid", "-n", "8"],
+                            "tune of two modes"),
+                           (["--batch", "-1"], "a negative batch"),
                            (["extra"], "a stray argument")]:
             r = run(bench, *args)
             check(r.returncode == 2 and r.stderr.strip() != "",
