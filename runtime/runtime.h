@@ -160,8 +160,10 @@ int hyla_rt_initialized(void);
 const hyla_config_t *hyla_rt_config(void);
 
 // The tile size, lookahead and panel threads of this machine by its core
-// count, where neither the configuration nor the tuning file says.
-void hyla_rt_machine_defaults(int *nb, int *lookahead, int *panel_threads);
+// count and mode, where neither the configuration nor the tuning file
+// says.
+void hyla_rt_machine_defaults(hyla_mode_t mode, int *nb, int *lookahead,
+                              int *panel_threads);
 
 //==== tuning (tuning.c) ====
 

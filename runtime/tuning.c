@@ -177,7 +177,7 @@ void hyla_rt_tuned(hyla_tune_t r, hyla_dtype_t t, int n, int *nb,
     const hyla_config_t *c = hyla_rt_config();
     const entry_t *e = nearest(r, t, c->mode, n);
     int dnb, dla, dpt;
-    hyla_rt_machine_defaults(&dnb, &dla, &dpt);
+    hyla_rt_machine_defaults(c->mode, &dnb, &dla, &dpt);
     if (nb) *nb = c->nb > 0 ? c->nb : e ? e->nb : dnb;
     if (lookahead)
         *lookahead = c->lookahead >= 0 ? c->lookahead : e ? e->lookahead : dla;
