@@ -102,8 +102,10 @@ static const char usage[] =
     "  4096,8192,16384 with GPUs; tile sizes 128,192,256,320,384,512 on\n"
     "  CPUs, 512,768,1024,1536,2048 with GPUs; lookahead 1,2,3; panel\n"
     "  threads 1 and a quarter and a half of the cores (CPU panels only);\n"
-    "  --repeat 2, no reference, no residuals.  A routine's tuned tile size\n"
-    "  and lookahead are those of the fastest run at the nearest order.\n"
+    "  --repeat 2, no reference, no residuals; with GPUs --on-gpu (the\n"
+    "  factorization alone, as the layout conversions would hide it).\n"
+    "  A call takes the tile size and lookahead of its routine's fastest\n"
+    "  run at the nearest order.\n"
     "\n"
     "Without --nb or --lookahead, each run takes hyla's choice for its\n"
     "routine and order (the tuning file's, or the machine's defaults).\n"
@@ -270,6 +272,11 @@ static void tune_defaults(options_t *o)
     o->list[MODE_L][0] = (int)used.mode;
     count[MODE_L] = 1;
     if (!o->sizes) o->sizes = gpus ? "4096,8192,16384" : "1000,2000,4000";
+    // With GPUs, the factorization alone, its tiles on the GPUs: in native
+    // mode the LAPACK-layout call spends ~95 % of its time converting
+    // layouts on its one CPU worker (3.9 s of a 4.1 s LU at n = 16384 on
+    // an H100), which hides what the tile size and lookahead change.
+    if (gpus) o->tile = o->on_gpu = 1;
     if (!count[NB_L])
         count[NB_L] = parse_ints(gpus ? "512,768,1024,1536,2048"
                                       : "128,192,256,320,384,512",
@@ -521,7 +528,13 @@ static const char *ref_name(const char *ref)
     if (ref && !strcmp(ref, "getf2")) return "openblas-getf2";
     if (ref && !strcmp(ref, "cusolver")) return "cusolver";
     if (ref && !strcmp(ref, "cusolvermg")) return "cusolvermg";
+    if (ref && !strcmp(ref, "cublas")) return "cublas";
     return "openblas";
+}
+
+static int is_batched(const char *routine)
+{
+    return strstr(routine, "_batched") != NULL;
 }
 
 // The row of one case, in result_names' order.
@@ -545,7 +558,13 @@ static void fill_row(result_row_t *row, const options_t *o,
     COL("%d", used->ncpus);
     COL("%d", used->ngpus);
     COL("%s", used->scheduler);
-    COL("%s", o->on_gpu ? "tile-gpu" : o->tile ? "tile" : "lapack");
+    // The batched routines against cuBLAS: hyla_cuda_*, in GPU memory.
+    COL("%s",
+        is_batched(c->routine) && o->ref_name && !strcmp(o->ref_name, "cublas")
+            ? "cuda"
+        : o->on_gpu ? "tile-gpu"
+        : o->tile   ? "tile"
+                    : "lapack");
     COL("%.6f", hr->t_min);
     COL("%.6f", hr->t_median);
     COL("%.2f", hg);
@@ -576,6 +595,8 @@ static void fill_row(result_row_t *row, const options_t *o,
 
 // The first run's workers, GPUs and mode (hyla_topology), for the header.
 static char topology[256];
+// The CPU model and core count, for the header.
+static char cpu_line[192];
 
 // The fastest run of each routine, precision, mode and order.
 typedef struct {
@@ -652,8 +673,10 @@ static int superseded(const char *line)
 }
 
 // Writes the tuning file: a header, the entries of an existing file that
-// were not measured again, then the new ones.  0, or 1 (said on stderr).
-static int tune_write(const options_t *o, const char *machine)
+// were not measured again, then the new ones.  It is written anew after
+// each run, so that a sweep cut short keeps what it measured.  0, or 1
+// (said on stderr).
+static int tune_write(const options_t *o)
 {
     const char *path = o->out ? o->out : default_out();
     // Keep what is there, read whole before the file is rewritten.
@@ -681,10 +704,10 @@ static int tune_write(const options_t *o, const char *machine)
     strftime(date, sizeof date, "%Y-%m-%d", localtime(&now));
     fprintf(f,
             "# hyla tuning file, written by hyla-bench tune on %s\n"
-            "# machine: %s\n"
+            "# machine: %s; %s\n"
             "# command: %s\n"
             "# routine prec mode n nb lookahead panel_threads seconds\n",
-            date, machine, o->command);
+            date, cpu_line, topology, o->command);
     if (kept) fputs(kept, f);
     free(kept);
     for (int i = 0; i < nbest; i++)
@@ -695,13 +718,7 @@ static int tune_write(const options_t *o, const char *machine)
         fprintf(stderr, "hyla-bench: %s: %s\n", path, strerror(errno));
         return 1;
     }
-    printf("# %d entries written to %s\n", nbest, path);
     return 0;
-}
-
-static int is_batched(const char *routine)
-{
-    return strstr(routine, "_batched") != NULL;
 }
 
 // hyla on case c with configuration cfg, beside the reference's result
@@ -770,8 +787,10 @@ static int measure(const options_t *o, const hyla_config_t *cfg,
     result_row_t row;
     fill_row(&row, o, c, p, &used, &hr, rr, hg, rg, ratio, status);
     results_write(out, &row);
-    if (o->tune && !failed && hr.info == 0)
+    if (o->tune && !failed && hr.info == 0) {
         tune_record(c->routine, p, c->m > c->n ? c->m : c->n, &used, hr.t_min);
+        if (tune_write(o)) return 1;
+    }
     return failed ? -1 : 0;
 }
 
@@ -793,6 +812,7 @@ int main(int argc, char **argv)
             ref_gpus = o.list[NGPUS_L][i];
     char cpu[128];
     cpu_model(cpu, sizeof cpu);
+    snprintf(cpu_line, sizeof cpu_line, "%s, %d cores", cpu, ncores);
 
     results_t out;
     if (results_open(&out, o.csv, o.json)) return 2;
@@ -887,11 +907,8 @@ int main(int argc, char **argv)
     free(routines);
     if (o.energy) energy_stop();
     results_close(&out);
-    if (o.tune) {
-        char machine[512];
-        snprintf(machine, sizeof machine, "%s, %d cores; %s", cpu, ncores,
-                 topology);
-        if (tune_write(&o, machine)) return 1;
-    }
+    if (o.tune)
+        printf("# %d entries written to %s\n", nbest,
+               o.out ? o.out : default_out());
     return failures ? 1 : 0;
 }
