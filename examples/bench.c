@@ -6,6 +6,12 @@
 #include <string.h>
 #include <time.h>
 
+int bench_is_batched(const char *routine)
+{
+    size_t len = strlen(routine);
+    return len >= 8 && !strcmp(routine + len - 8, "_batched");
+}
+
 double bench_now(void)
 {
     struct timespec t;

@@ -76,6 +76,9 @@ int bench_dcusolvermg(int potrf, int m, int n, int ngpus, double *A, int *ipiv,
 int bench_scusolvermg(int potrf, int m, int n, int ngpus, float *A, int *ipiv,
                       seconds_t *seconds);
 
+// Whether routine is one of the batched ones (getrf_batched, ...).
+int bench_is_batched(const char *routine);
+
 // Wall-clock seconds; sorting helpers for min / median.
 double bench_now(void);
 void bench_summarize(seconds_t *t, int count, bench_result_t *r);

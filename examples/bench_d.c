@@ -304,20 +304,14 @@ static int measure(const bench_case_t *c, int hyla, bench_result_t *r)
 }
 
 // getrf_batched, getri_batched: examples/bench_batched_d.c.
-static int is_batched(const char *routine)
-{
-    size_t len = strlen(routine);
-    return len >= 8 && !strcmp(routine + len - 8, "_batched");
-}
-
 int bench_dref(const bench_case_t *c, bench_result_t *r)
 {
-    if (is_batched(c->routine)) return bench_dbatched(c, 0, r);
+    if (bench_is_batched(c->routine)) return bench_dbatched(c, 0, r);
     return measure(c, 0, r);
 }
 
 int bench_dhyla(const bench_case_t *c, bench_result_t *r)
 {
-    if (is_batched(c->routine)) return bench_dbatched(c, 1, r);
+    if (bench_is_batched(c->routine)) return bench_dbatched(c, 1, r);
     return measure(c, 1, r);
 }

@@ -532,11 +532,6 @@ static const char *ref_name(const char *ref)
     return "openblas";
 }
 
-static int is_batched(const char *routine)
-{
-    return strstr(routine, "_batched") != NULL;
-}
-
 // The row of one case, in result_names' order.
 static void fill_row(result_row_t *row, const options_t *o,
                      const bench_case_t *c, const char *prec,
@@ -559,12 +554,12 @@ static void fill_row(result_row_t *row, const options_t *o,
     COL("%d", used->ngpus);
     COL("%s", used->scheduler);
     // The batched routines against cuBLAS: hyla_cuda_*, in GPU memory.
-    COL("%s",
-        is_batched(c->routine) && o->ref_name && !strcmp(o->ref_name, "cublas")
-            ? "cuda"
-        : o->on_gpu ? "tile-gpu"
-        : o->tile   ? "tile"
-                    : "lapack");
+    COL("%s", bench_is_batched(c->routine) && o->ref_name &&
+                      !strcmp(o->ref_name, "cublas")
+                  ? "cuda"
+              : o->on_gpu ? "tile-gpu"
+              : o->tile   ? "tile"
+                          : "lapack");
     COL("%.6f", hr->t_min);
     COL("%.6f", hr->t_median);
     COL("%.2f", hg);
@@ -741,7 +736,7 @@ static int measure(const options_t *o, const hyla_config_t *cfg,
     hyla_config_t used;
     hyla_config_get(&used);
     // The tile size and lookahead this call takes (per call, when not set).
-    if (!is_batched(c->routine))
+    if (!bench_is_batched(c->routine))
         hyla_tuned(c->routine, *p, c->m > c->n ? c->m : c->n, &used.nb,
                    &used.lookahead);
     static int shown;

@@ -139,7 +139,7 @@ static int env_tuning(const char **out)
 
 // Names of hyla_mode_t and hyla_mapping_t values and of a 0/1 flag, in
 // value order.
-static const char *const mode_names[] = {"auto", "cpu", "hybrid", "native"};
+const char *const hyla_rt_mode_names[4] = {"auto", "cpu", "hybrid", "native"};
 static const char *const mapping_names[] = {"scheduler", "cyclic"};
 static const char *const inverse_names[] = {"auto", "0", "1"}; // -1, 0, 1
 #define NAMES(a) (a), (int)(sizeof(a) / sizeof((a)[0]))
@@ -171,7 +171,7 @@ HYLA_EXPORT int hyla_config_init(hyla_config_t *cfg)
     if ((r = env_int("HYLA_LOOKAHEAD", 0, &cfg->lookahead))) rc = r;
     if ((r = env_int("HYLA_PANEL_THREADS", 1, &cfg->panel_threads))) rc = r;
     int v = (int)cfg->mode;
-    if ((r = env_name("HYLA_MODE", NAMES(mode_names), &v))) rc = r;
+    if ((r = env_name("HYLA_MODE", NAMES(hyla_rt_mode_names), &v))) rc = r;
     cfg->mode = (hyla_mode_t)v;
     const char *s = getenv("HYLA_SCHED");
     if (s && *s) cfg->scheduler = s;

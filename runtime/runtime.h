@@ -155,6 +155,9 @@ static inline int hyla_prio_last(int nt)
 
 //==== context ====
 
+// Names of the hyla_mode_t values, in value order.
+extern const char *const hyla_rt_mode_names[4];
+
 // Nonzero between hyla_init() and hyla_finalize().
 int hyla_rt_initialized(void);
 const hyla_config_t *hyla_rt_config(void);
@@ -175,7 +178,6 @@ typedef enum { HYLA_TUNE_GETRF, HYLA_TUNE_POTRF, HYLA_TUNE_RBT } hyla_tune_t;
 // the file and line; no entry is kept then.
 int hyla_rt_tuning_load(const char *path);
 void hyla_rt_tuning_free(void);
-int hyla_rt_tuning_entries(void);
 // The tile size and lookahead (either pointer may be NULL) of routine r on
 // type t and order n: the configuration's where it sets them (nb > 0,
 // lookahead >= 0), else the tuning file's entry of the mode in force and

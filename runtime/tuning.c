@@ -36,7 +36,6 @@ static struct {
 } table;
 
 static const char *const routine_names[] = {"getrf", "potrf", "gesv_rbt"};
-static const char *const mode_names[] = {"auto", "cpu", "hybrid", "native"};
 
 static int lookup(const char *s, const char *const *names, int count)
 {
@@ -66,7 +65,7 @@ static const char *parse_entry(char **f, int nf, entry_t *e)
     e->routine = (hyla_tune_t)v;
     if (strcmp(f[1], "d") && strcmp(f[1], "s")) return "prec must be d or s";
     e->dtype = *f[1] == 'd' ? HYLA_DOUBLE : HYLA_FLOAT;
-    v = lookup(f[2], mode_names, 4);
+    v = lookup(f[2], hyla_rt_mode_names, 4);
     if (v < 1) return "mode must be cpu, hybrid or native";
     e->mode = (hyla_mode_t)v;
     if (to_int(f[3], 1, &e->n)) return "n must be an integer >= 1";
@@ -196,11 +195,6 @@ int hyla_rt_tuned_panel_threads(hyla_mode_t mode)
             best = e;
     }
     return best ? best->panel_threads : 0;
-}
-
-int hyla_rt_tuning_entries(void)
-{
-    return table.count;
 }
 
 HYLA_EXPORT int hyla_tuned(const char *routine, char prec, int n, int *nb,
