@@ -31,11 +31,60 @@ static void cl_dtile_to_lap_cpu(void *buffers[], void *cl_arg)
                           HYLA_TILE_LD(buffers[0]), a->Af, a->lda);
 }
 
+#if HYLA_CUDA_CODELETS
+// On a GPU the copy crosses the bus straight from (to) the column-major
+// matrix: the tile is never in host memory.  Into the tile, the whole
+// tile is copied.
+static void layout_cuda(void *buffers[], const struct dlayout_args *a,
+                        int to_tile)
+{
+    if (hyla_rt_seq_failed(a->seq)) return;
+    double *work = hyla_cl_cuda_staging();
+    if (!work) {
+        hyla_rt_seq_fail(a->seq, HYLA_ERR_CUDA);
+        return;
+    }
+    hyla_cl_cuda_t g = hyla_cl_cuda_begin();
+    int m = HYLA_TILE_ROWS(buffers[0]), n = HYLA_TILE_COLS(buffers[0]);
+    double *T = HYLA_TILE_PTR(buffers[0]);
+    size_t elems = HYLA_CL_CUDA_STAGING / sizeof(double);
+    int rc = to_tile ? hyla_cuda_dlap_to_tile(g.stream, m, n, a->Af, a->lda, T,
+                                              HYLA_TILE_LD(buffers[0]), work,
+                                              elems)
+                     : hyla_cuda_dtile_to_lap(g.stream, a->uplo, m, n, T,
+                                              HYLA_TILE_LD(buffers[0]), a->Af,
+                                              a->lda, work, elems);
+    rc = hyla_cl_cuda_end(&g, rc);
+    if (rc) hyla_rt_seq_fail(a->seq, rc);
+}
+
+static void cl_dlap_to_tile_cuda(void *buffers[], void *cl_arg)
+{
+    layout_cuda(buffers, cl_arg, 1);
+}
+
+static void cl_dtile_to_lap_cuda(void *buffers[], void *cl_arg)
+{
+    layout_cuda(buffers, cl_arg, 0);
+}
+#endif
+
 // The whole tile is written, or left undefined outside the triangle, so
 // its previous contents need not be fetched.  The column-major matrix is
-// in host memory: CPU only.
+// in host memory.  In native mode the copies run on the GPUs (the _gpu
+// codelets); in hybrid mode on the CPU workers, which on the H100 node
+// copied faster than the GPU, even from a pinned matrix (docs/perf).
 HYLA_CODELET(dlap_to_tile, cl_dlap_to_tile_cpu, NULL, 1, STARPU_W);
 HYLA_CODELET(dtile_to_lap, cl_dtile_to_lap_cpu, NULL, 1, STARPU_R);
+HYLA_CODELET(dlap_to_tile_gpu, cl_dlap_to_tile_cpu, cl_dlap_to_tile_cuda, 1,
+             STARPU_W);
+HYLA_CODELET(dtile_to_lap_gpu, cl_dtile_to_lap_cpu, cl_dtile_to_lap_cuda, 1,
+             STARPU_R);
+
+static int native(void)
+{
+    return hyla_rt_config()->mode == HYLA_MODE_NATIVE;
+}
 
 static struct dlayout_args *layout_args(const hyla_task_opts_t *o, int uplo,
                                         const double *Af, int lda,
@@ -55,8 +104,9 @@ void hyla_task_dlap_to_tile(const hyla_task_opts_t *o, int uplo,
 {
     struct dlayout_args *a = layout_args(o, uplo, Af, lda, A, m, n);
     if (a)
-        HYLA_TASK_INSERT(o, &cl_dlap_to_tile, STARPU_CL_ARGS, a, sizeof *a,
-                         STARPU_W, hyla_rt_tile(A, m, n));
+        HYLA_TASK_INSERT(o, native() ? &cl_dlap_to_tile_gpu : &cl_dlap_to_tile,
+                         STARPU_CL_ARGS, a, sizeof *a, STARPU_W,
+                         hyla_rt_tile(A, m, n));
 }
 
 void hyla_task_dtile_to_lap(const hyla_task_opts_t *o, int uplo,
@@ -65,8 +115,9 @@ void hyla_task_dtile_to_lap(const hyla_task_opts_t *o, int uplo,
 {
     struct dlayout_args *a = layout_args(o, uplo, Af, lda, A, m, n);
     if (a)
-        HYLA_TASK_INSERT(o, &cl_dtile_to_lap, STARPU_CL_ARGS, a, sizeof *a,
-                         STARPU_R, hyla_rt_tile(A, m, n));
+        HYLA_TASK_INSERT(o, native() ? &cl_dtile_to_lap_gpu : &cl_dtile_to_lap,
+                         STARPU_CL_ARGS, a, sizeof *a, STARPU_R,
+                         hyla_rt_tile(A, m, n));
 }
 
 // A tile of a matrix padded beyond the column-major one (hyla_cpu_dlap_

@@ -50,6 +50,12 @@ void hyla_cl_cuda_end_info(const hyla_cl_cuda_t *c, int rc, hyla_seq_t *seq,
 // Device memory of `bytes` (at most 1 MiB) per CUDA worker, zero when
 // first given, kept for the process; NULL if it cannot be had.
 void *hyla_cl_cuda_workspace(size_t bytes);
+
+// Device memory of HYLA_CL_CUDA_STAGING bytes per CUDA worker, of no
+// particular contents, kept for the process (transfers between host
+// matrices and tiles go through it); NULL if it cannot be had.
+enum { HYLA_CL_CUDA_STAGING = 4 << 20 };
+void *hyla_cl_cuda_staging(void);
 #else
 // Without GPU codelets the CUDA function is never named.
 #define HYLA_CUDA_FIELDS(fn)

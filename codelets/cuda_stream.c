@@ -17,6 +17,7 @@ struct gpu_worker {
     cudaEvent_t go, done;
     int *info;       // mapped host word, or NULL
     void *workspace; // device memory, or NULL
+    void *staging;   // device memory, or NULL
 };
 
 static struct gpu_worker workers[STARPU_NMAXWORKERS];
@@ -123,6 +124,16 @@ void *hyla_cl_cuda_workspace(size_t bytes)
         }
     }
     return w->workspace;
+}
+
+void *hyla_cl_cuda_staging(void)
+{
+    struct gpu_worker *w = gpu_worker();
+    if (!w->staging && cudaMalloc(&w->staging, HYLA_CL_CUDA_STAGING)) {
+        w->staging = NULL;
+        cudaGetLastError();
+    }
+    return w->staging;
 }
 
 int hyla_cl_cuda_end(const hyla_cl_cuda_t *c, int rc)

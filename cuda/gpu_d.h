@@ -73,6 +73,18 @@ int hyla_cuda_dgetrf_panel(cublasHandle_t handle, double *const *dtile,
 int hyla_cuda_dgetrf_nopiv(cublasHandle_t handle, int n, double *dA, int ldda,
                            int *dinfo, int col0);
 
+// The m-by-n column-major matrix Af (host memory, leading dimension lda)
+// into the row-major tile dT (device), and back (its uplo part, as
+// hyla_cpu_dtile_to_lap), through dwork: device memory of `work` elements
+// (at least 1), bit for bit.  On stream s; a copy into pageable host
+// memory is done when the call returns.
+int hyla_cuda_dlap_to_tile(cudaStream_t s, int m, int n, const double *Af,
+                           int lda, double *dT, int ldt, double *dwork,
+                           size_t work);
+int hyla_cuda_dtile_to_lap(cudaStream_t s, int uplo, int m, int n,
+                           const double *dT, int ldt, double *Af, int lda,
+                           double *dwork, size_t work);
+
 // A tile of a matrix padded beyond A (cpu_d.h's hyla_cpu_dtile_pad_to_
 // tile: the same arguments, device pointers), on stream s.
 int hyla_cuda_dtile_pad_to_tile(cudaStream_t s, int m, int n, int mv, int nv,

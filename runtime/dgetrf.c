@@ -44,7 +44,7 @@ HYLA_EXPORT int hyla_dgetrf(int m, int n, double *A, int lda, int *ipiv)
     hyla_desc_t *T;
     int nb, la;
     hyla_rt_tuned(HYLA_TUNE_GETRF, HYLA_DOUBLE, hyla_imax(m, n), &nb, &la);
-    if ((rc = hyla_rt_desc_new(&T, HYLA_DOUBLE, m, n, nb)))
+    if ((rc = hyla_rt_desc_copy(&T, HYLA_DOUBLE, m, n, nb, A, lda)))
         return hyla_rt_error(rc, "%s: no memory for a %d x %d tile copy", r, m,
                              n);
     hyla_seq_t seq;

@@ -59,8 +59,8 @@ static int lap_begin(struct lap_solve *s, const char *r, int n, int nrhs,
     s->P.nsteps = 0;
     s->P.handles = NULL;
     hyla_rt_seq_init(&s->seq, 0);
-    int rc = hyla_rt_desc_new(&s->A, HYLA_DOUBLE, n, n, nb);
-    if (!rc) rc = hyla_rt_desc_new(&s->B, HYLA_DOUBLE, n, nrhs, nb);
+    int rc = hyla_rt_desc_copy(&s->A, HYLA_DOUBLE, n, n, nb, A, lda);
+    if (!rc) rc = hyla_rt_desc_copy(&s->B, HYLA_DOUBLE, n, nrhs, nb, B, ldb);
     if (!rc) rc = hyla_rt_pivots_create(&s->P, ipiv, n, nb);
     if (rc) return hyla_rt_error(rc, "%s: no memory for the tile copies", r);
     hyla_pdlap_to_desc(HYLA_FULL, A, lda, s->A, &s->seq);

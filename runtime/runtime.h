@@ -23,6 +23,8 @@ struct hyla_desc {
     void *mat; // the tiles, one allocation
     size_t bytes;
     void **handles;                // runtime handle of tile (m, n): [m + n*mt]
+    void *pinned;       // the column-major matrix of a copy, pinned, or NULL
+    size_t pinned_size; // its bytes
     struct hyla_desc *prev, *next; // list of live descriptors
 };
 
@@ -194,6 +196,12 @@ int hyla_rt_desc_new(hyla_desc_t **A, hyla_dtype_t dtype, int m, int n, int nb);
 // destroyed.
 int hyla_rt_desc_temp(hyla_desc_t **A, hyla_dtype_t dtype, int m, int n,
                       int nb);
+// The tile copy of the column-major m-by-n matrix Af (leading dimension
+// lda) that a LAPACK-layout call makes.  In native mode its tiles have no
+// host memory (as hyla_rt_desc_temp; every tile used is copied in, whole,
+// first), and Af is pinned until A is destroyed, where that can be.
+int hyla_rt_desc_copy(hyla_desc_t **A, hyla_dtype_t dtype, int m, int n,
+                      int nb, const void *Af, int lda);
 int hyla_rt_pivots_create(hyla_pivots_t *P, int *ipiv, int npiv, int nb);
 void hyla_rt_pivots_destroy(hyla_pivots_t *P);
 

@@ -9,7 +9,9 @@
 
 // Run by the gpu suite with HYLA_TEST_GPUS=1 and STARPU_LIMIT_CUDA_MEM=64
 // (MiB), half the matrix or less (128 and 162 MB): StarPU must evict tiles
-// from the GPU and bring them back while the factorization goes on.  Checks the residuals
+// from the GPU and bring them back while the factorization goes on (in
+// native mode too, where the tile copies have no host memory of their
+// own, so StarPU must find it for what it evicts).  Checks the residuals
 // ||PA - LU|| / (||A|| n eps) and ||A - LL^T|| / (||A|| n eps) and info 0,
 // for orders with edge tiles.  Exits 77 (SKIP) without the GPU.
 
