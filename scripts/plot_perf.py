@@ -7,11 +7,13 @@ Usage: plot_perf.py OUT.png CSV [CSV ...] [--title TEXT] [--x COL]
 
 One panel per routine; one line per (series, library), GFLOP/s against
 column --x (default n), series by column --series (default prec; several
-columns comma-separated): e.g. --x panel_threads --series m for a panel
-sweep.  Needs Debian's
+columns comma-separated; `file' is the CSV file's name without .csv):
+e.g. --x panel_threads --series m for a panel sweep, --series file for
+runs before and after a change.  Needs Debian's
 python3-matplotlib (apt-get install python3-matplotlib).
 """
 import csv
+import os
 import textwrap
 import sys
 from collections import defaultdict
@@ -38,8 +40,10 @@ def main(argv):
     out, files = argv[1], argv[2:]
     series = defaultdict(list)  # (routine, prec, who) -> [(n, gflops)]
     for path in files:
+        name = os.path.basename(path).removesuffix(".csv")
         with open(path, newline="") as f:
             for row in csv.DictReader(f):
+                row["file"] = name
                 n = float(row[xcol])
                 key = (row["routine"],
                        " ".join(row[c] for c in scol.split(",")))

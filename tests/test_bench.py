@@ -6,7 +6,8 @@ columns, the same rows as JSON, and a loadable trace; sweeps of nb,
 lookahead, panel threads and CPU workers give a row per combination; the
 batched routines run against LAPACK; `tune` writes a tuning file with the
 fastest run of each routine and order, keeps the entries it did not
-measure again, and a run reading the file takes its tile sizes; --help
+measure again, and a run reading the file takes its tile sizes; the
+tuning tables shipped in docs/tuning are well-formed; --help
 exits 0; bad arguments exit 2 with a message on stderr.
 
 Usage: test_bench.py HYLA-BENCH   (run from a scratch directory)
@@ -168,6 +169,21 @@ def main(bench):
         check(env_run.returncode != 0 and tuning in env_run.stderr,
               "a malformed tuning file: an error naming it (rc %d)"
               % env_run.returncode)
+
+        shipped = os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                               "..", "docs", "tuning")
+        for name in sorted(os.listdir(shipped)):
+            if name.endswith(".md"):
+                continue
+            env_run = subprocess.run(
+                [bench, "-r", "getrf", "-n", "50", "--ncpus", "2", "--mode",
+                 "cpu", "--repeat", "1", "--no-ref"],
+                capture_output=True, text=True, timeout=600,
+                env=dict(os.environ,
+                         HYLA_TUNING=os.path.join(shipped, name)))
+            check(env_run.returncode == 0,
+                  "the shipped tuning table %s is read (stderr: %s)"
+                  % (name, env_run.stderr.strip()[-200:]))
 
         r = run(bench, "--help")
         check(r.returncode == 0 and "Usage" in r.stdout, "--help exits 0")
