@@ -2,6 +2,8 @@
 // hyla-bench helpers shared by both precisions.
 #include "bench.h"
 
+#include <hyla.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -62,4 +64,16 @@ double bench_flops(const bench_case_t *c)
     if (!strcmp(c->routine, "gesv") || !strcmp(c->routine, "gesv_rbt"))
         return 2.0 / 3.0 * n * n * n + solve; // refinement steps not counted
     return n * n * n / 3.0 + solve;
+}
+
+void bench_trace_write(const char *files)
+{
+    char path[4096];
+    for (const char *p = files; *p;) {
+        size_t len = strcspn(p, ",");
+        snprintf(path, sizeof path, "%.*s", (int)len, p);
+        if (len && hyla_trace_write(path))
+            fprintf(stderr, "hyla-bench: %s\n", hyla_error_detail());
+        p += len + (p[len] == ',');
+    }
 }

@@ -82,5 +82,8 @@ int bench_is_batched(const char *routine);
 // Wall-clock seconds; sorting helpers for min / median.
 double bench_now(void);
 void bench_summarize(seconds_t *t, int count, bench_result_t *r);
+// The trace of the last recorded run into each of the comma-separated
+// files (hyla_trace_write: SVG where the name ends in .svg, else JSON).
+void bench_trace_write(const char *files);
 
 #endif // HYLA_EXAMPLES_BENCH_H

@@ -295,8 +295,7 @@ static int measure(const bench_case_t *c, int hyla, bench_result_t *r)
         else
             run_hyla_lapack(&in);
         hyla_trace_stop();
-        if (hyla_trace_write(c->trace))
-            fprintf(stderr, "hyla-bench: %s\n", hyla_error_detail());
+        bench_trace_write(c->trace);
     }
     free(t);
     input_free(&in);

@@ -103,7 +103,9 @@ HYLA_EXPORT const char *hyla_version(void);
 
 /**
  * Record every task hyla runs from now on: its kind (the codelet name:
- * dgemm, dgetrf_panel, ...), its worker, its start and end, and before it
+ * dgemm, dgetrf_panel, ...), its worker, its tiles (tile row and column
+ * and access of the first three, and how many), its start and end, and
+ * before it
  * the time its worker waited for the task's data ("data wait", category
  * "transfer": a transfer that was not overlapped) when 10 us or more.
  * Off by default; when off a task pays one load of a flag.  Starting
@@ -117,9 +119,12 @@ HYLA_EXPORT int hyla_trace_stop(void);
 
 /**
  * Write the records as Chrome / Perfetto trace-event JSON (one row per
- * worker; a task of several cores shows on each).  Times are microseconds
- * since hyla_trace_start().  scripts/trace_svg.py draws it as an SVG
- * timeline.  @retval -1 path is NULL or cannot be written.
+ * worker; a task of several cores shows on each; a task's tiles in its
+ * args, e.g. "tiles":"(2,3)RW (2,1)R (1,3)R +4"), or, when path ends in
+ * ".svg", as an SVG timeline (a row per worker, a box per task coloured
+ * by kind, waits for data as red bars, a time axis and a legend).  Times
+ * are microseconds since hyla_trace_start().
+ * @retval -1 path is NULL or cannot be written.
  */
 HYLA_EXPORT int hyla_trace_write(const char *path);
 

@@ -153,6 +153,8 @@ static int desc_new(hyla_desc_t **out, hyla_dtype_t dtype, int m, int n, int nb,
                 starpu_matrix_data_register(
                     &h, STARPU_MAIN_RAM, (uintptr_t)hyla_tile_addr(A, i, j), ld,
                     ld, hyla_tile_mb(A, i), A->elemsize);
+            // Traces name a task's tiles by these.
+            starpu_data_set_coordinates(h, 2, i, j);
             A->handles[i + (size_t)j * A->mt] = h;
         }
     live_add(A);

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: BSD-3-Clause
 """The benchmark driver's interface: a small run of every routine in both
 precisions passes its residual checks and writes a CSV with the documented
-columns, the same rows as JSON, and a loadable trace; sweeps of nb,
+columns, the same rows as JSON, and a loadable trace as JSON and as SVG
+from one --trace; sweeps of nb,
 lookahead, panel threads and CPU workers give a row per combination; the
 batched routines run against LAPACK; `tune` writes a tuning file with the
 fastest run of each routine and order, keeps the entries it did not
@@ -18,6 +19,7 @@ import os
 import subprocess
 import sys
 import tempfile
+from xml.etree import ElementTree
 
 COLUMNS = ("routine,prec,m,n,nrhs,nb,lookahead,panel_threads,mode,ncpu,ngpu,"
            "scheduler,api,hyla_s_min,hyla_s_median,hyla_gflops,ref,ref_s_min,"
@@ -44,10 +46,11 @@ def main(bench):
     with tempfile.TemporaryDirectory() as tmp:
         out_csv = os.path.join(tmp, "out.csv")
         out_json = os.path.join(tmp, "trace.json")
+        out_svg = os.path.join(tmp, "trace.svg")
         out_res = os.path.join(tmp, "out.json")
         r = run(bench, "-r", ",".join(ROUTINES), "-p", "d,s", "-n", "70",
                 "--nb", "16", "--ncpus", "2", "--mode", "cpu", "--repeat",
-                "2", "--csv", out_csv, "--json", out_res, "--trace", out_json)
+                "2", "--csv", out_csv, "--json", out_res, "--trace", out_json + "," + out_svg)
         check(r.returncode == 0, "small run of every routine exits 0 "
               "(stderr: %s)" % r.stderr.strip()[-200:])
         with open(out_csv) as f:
@@ -78,8 +81,15 @@ def main(bench):
         with open(out_json) as f:
             trace = json.load(f)
         events = trace.get("traceEvents", [])
-        check(any(e.get("ph") == "X" for e in events),
-              "trace: Chrome JSON with task events")
+        tasks = [e for e in events if e.get("cat") == "task"]
+        check(tasks and all("tiles" in e.get("args", {}) for e in tasks),
+              "trace: Chrome JSON with task events naming their tiles")
+        svg = ElementTree.parse(out_svg).getroot()
+        boxes = svg.findall("{http://www.w3.org/2000/svg}rect")
+        check(svg.tag == "{http://www.w3.org/2000/svg}svg" and
+              len(boxes) > len(tasks),
+              "trace: the same run as an SVG timeline (%d boxes, %d tasks)"
+              % (len(boxes), len(tasks)))
 
         r = run(bench, "-r", "getrf", "-n", "70", "--nb", "16,32",
                 "--lookahead", "1,2", "--ncpus", "2", "--mode", "cpu",

@@ -13,8 +13,12 @@
 // file is a trace-event JSON object with one thread_name row per worker
 // and one complete ("X") event per task, at least as many dgemm and
 // dgetrf_panel events as the tile loop inserts, events only of the
-// categories "task" and "transfer", and no event with a negative start or
-// duration; after hyla_trace_stop() a second LU adds nothing; a NULL or
+// categories "task" and "transfer", every task naming its tiles (the
+// first step's update of tile (1,1) as "(1,0)R (0,1)R (1,1)RW", the first
+// panel as its tile column, three tiles and how many more), and no event
+// with a negative start or duration; the same records as an SVG timeline
+// (a path ending in .svg): an svg element with a row per worker and a box
+// per event; after hyla_trace_stop() a second LU adds nothing; a NULL or
 // unwritable path gives -1 with a detail, and calls before hyla_init()
 // give HYLA_ERR_NOT_INITIALIZED.
 
@@ -111,6 +115,33 @@ int main(void)
                  transfers);
         th_check(negative_times(s) == 0, "negative times: %d",
                  negative_times(s));
+        th_check(count(s, "\"tiles\":\"(") == tasks,
+                 "tasks naming their tiles: %d of %d",
+                 count(s, "\"tiles\":\"("), tasks);
+        th_check(strstr(s, "\"tiles\":\"(1,0)R (0,1)R (1,1)RW\"") != NULL,
+                 "the first step's update of tile (1,1)");
+        char panel[64];
+        snprintf(panel, sizeof panel, "\"tiles\":\"(0,0)RW (1,0)RW (2,0)RW +%d\"",
+                 nt - 3);
+        th_check(strstr(s, panel) != NULL, "the first panel: %s", panel);
+
+        // The same records as SVG.
+        char svg[sizeof path + 4];
+        snprintf(svg, sizeof svg, "%s.svg", path);
+        TH_STATUS(hyla_trace_write(svg), 0);
+        char *v = slurp(svg);
+        th_check(v && !strncmp(v, "<svg ", 5) &&
+                     strstr(v, "</svg>\n") == v + strlen(v) - 7,
+                 "SVG: one svg element");
+        // A background box per worker, a box per event and a legend
+        // entry per kind.
+        int boxes = v ? count(v, "<rect ") : 0;
+        th_check(v && boxes >= 1 + 2 + events &&
+                     count(v, "<title>dgemm ") == count(s, "\"name\":\"dgemm\""),
+                 "SVG: %d boxes for %d events; dgemm %d", boxes, events,
+                 v ? count(v, "<title>dgemm ") : -1);
+        free(v);
+        remove(svg);
         // Stopped: a second factorization records nothing.
         TH_STATUS(factor(n, 2), 0);
         TH_STATUS(hyla_trace_write(path), 0);
