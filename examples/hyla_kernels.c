@@ -25,6 +25,11 @@ static const char usage[] =
     "                      column: W-by-W tiles) against cusolverDnXgetrf\n"
     "  laswp               W interchanges on an n-by-W tile column against\n"
     "                      cusolverDnXlaswp (rate: GB/s of rows moved)\n"
+    "  getrf_nopiv         the LU without pivoting of one tile (random\n"
+    "                      butterflies' diagonal tiles) against\n"
+    "                      cusolverDnXgetrf without pivots\n"
+    "  trtri               the inverse of one tile's upper triangle\n"
+    "                      against cusolverDnXtrtri\n"
     "\n"
     "Options:\n"
     "  -n, --n LIST        orders, comma-separated (default 512,1024,2048)\n"
@@ -75,6 +80,18 @@ static double trsm_flops(double n, double w)
 static double getrf_flops(double m, double n)
 {
     return m * n * n - n * n * n / 3.0;
+}
+
+static double nopiv_flops(double n, double w)
+{
+    (void)w;
+    return 2.0 * n * n * n / 3.0;
+}
+
+static double trtri_flops(double n, double w)
+{
+    (void)w;
+    return n * n * n / 3.0;
 }
 
 // Not flops: bytes read and written moving up to 2n rows of n doubles.
@@ -133,7 +150,13 @@ int main(int argc, char **argv)
          "cusolver",
          {kernels_dlaswp, kernels_slaswp},
          laswp_bytes,
-         1}};
+         1},
+        {"getrf_nopiv",
+         "cusolver",
+         {kernels_dgetrf_nopiv, kernels_sgetrf_nopiv},
+         nopiv_flops,
+         0},
+        {"trtri", "cusolver", {kernels_dtrtri, kernels_strtri}, trtri_flops, 0}};
     const struct kernel *kern = NULL;
     for (size_t i = 0;
          optind == argc - 1 && i < sizeof kernels / sizeof kernels[0]; i++)
@@ -141,7 +164,8 @@ int main(int argc, char **argv)
     if (!kern) {
         fprintf(
             stderr,
-            "hyla-kernels: name one kernel: potrf, trsm, getrf or laswp\n%s",
+            "hyla-kernels: name one kernel: potrf, trsm, getrf, laswp, "
+            "getrf_nopiv or trtri\n%s",
             usage);
         return 2;
     }

@@ -37,4 +37,15 @@ int kernels_sgetrf(int m, int n, int repeat, kernel_result_t *r);
 int kernels_dlaswp(int m, int n, int repeat, kernel_result_t *r);
 int kernels_slaswp(int m, int n, int repeat, kernel_result_t *r);
 
+// The LU without pivoting of an n-by-n tile (hyla_cuda_dgetrf_nopiv, row-
+// major) against cusolverDnDgetrf without pivots on the same matrix,
+// column-major; its diagonal is heavy, so neither needs pivots.
+int kernels_dgetrf_nopiv(int n, int unused, int repeat, kernel_result_t *r);
+int kernels_sgetrf_nopiv(int n, int unused, int repeat, kernel_result_t *r);
+
+// The inverse of the upper triangle of an n-by-n tile (hyla_cuda_dtrtri,
+// out of place) against cusolverDnXtrtri (in place) on the same memory.
+int kernels_dtrtri(int n, int unused, int repeat, kernel_result_t *r);
+int kernels_strtri(int n, int unused, int repeat, kernel_result_t *r);
+
 #endif // HYLA_EXAMPLES_KERNELS_H
