@@ -4,6 +4,9 @@
 
 #include <stdint.h>
 #include <stdlib.h>
+#if HYLA_HAVE_CUDA
+#include <cuda_runtime.h>
+#endif
 
 static pthread_mutex_t live_lock = PTHREAD_MUTEX_INITIALIZER;
 static hyla_desc_t *live_head;
@@ -189,9 +192,16 @@ int hyla_rt_desc_copy(hyla_desc_t **A, hyla_dtype_t dtype, int m, int n,
     int rc = desc_new(A, dtype, m, n, nb, native);
     if (rc || !native || m == 0 || n == 0) return rc;
     size_t bytes = ((size_t)lda * (n - 1) + m) * (*A)->elemsize;
-    if (bytes >= PIN_MIN && starpu_memory_pin((void *)Af, bytes) == 0) {
+    if (bytes < PIN_MIN) return 0;
+    if (starpu_memory_pin((void *)Af, bytes) == 0) {
         (*A)->pinned = (void *)Af;
         (*A)->pinned_size = bytes;
+    } else {
+#if HYLA_HAVE_CUDA
+        // Memory the caller pinned already, say: the copies work as well,
+        // and the caller's next cudaGetLastError() must not see this.
+        cudaGetLastError();
+#endif
     }
     return 0;
 }
