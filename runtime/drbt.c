@@ -102,7 +102,10 @@ static double norm_inf(int n, int N, int nt, const double *sums)
 // The tiles of A (padded), its norm, and the LU of its randomized copy,
 // in one graph: A (the column-major Af, or the tile matrix At) comes in by
 // the groups of tile columns that the butterflies mix, and the
-// randomization and LU of a group start once it is in.
+// randomization and LU of a group start once it is in.  In native mode Af
+// first becomes tiles on the GPUs (hyla_rt_desc_copy: the copy is GPU
+// tasks, while the padding copy from column-major is a CPU one), and
+// takes At's way from there.
 static int factor(hyla_drbt_t *F, const double *Af, int lda,
                   const hyla_desc_t *At, unsigned long long seed)
 {
@@ -114,6 +117,10 @@ static int factor(hyla_drbt_t *F, const double *Af, int lda,
     size_t count = (size_t)2 * nu * N + 1;
     F->w = malloc(sizeof(double) * count);
     int rc = F->w ? 0 : HYLA_ERR_OUT_OF_MEMORY;
+    hyla_desc_t *Ac = NULL;
+    if (!rc && !At && hyla_rt_config()->mode == HYLA_MODE_NATIVE &&
+        !(rc = hyla_rt_desc_copy(&Ac, HYLA_DOUBLE, n, n, t, Af, lda)))
+        At = Ac;
     // From tiles, the copy of A has no host memory of its own: its tiles
     // are made where A's are, and stay there.
     if (!rc && At) rc = hyla_rt_desc_temp(&F->A, HYLA_DOUBLE, N, N, t);
@@ -148,6 +155,7 @@ static int factor(hyla_drbt_t *F, const double *Af, int lda,
     if (!rc) {
         hyla_seq_t seq;
         hyla_rt_seq_init(&seq, 0);
+        if (Ac) hyla_pdlap_to_desc(HYLA_FULL, Af, lda, Ac, &seq);
         if (At)
             hyla_pdtile_pad_to_desc(At, F->A, h, 1 << nu, &seq);
         else
@@ -159,6 +167,7 @@ static int factor(hyla_drbt_t *F, const double *Af, int lda,
     }
     if (h) hyla_rt_vectors_destroy(h, (size_t)nt);
     free(h);
+    hyla_desc_destroy(&Ac);
     if (sums && rc >= 0) F->anrm = norm_inf(n, N, cols, sums);
     hyla_rt_staging_free(sums, bytes);
     if (rc > 0) F->zero = rc;
