@@ -72,8 +72,8 @@ static void cl_dtile_to_lap_cuda(void *buffers[], void *cl_arg)
 // The whole tile is written, or left undefined outside the triangle, so
 // its previous contents need not be fetched.  The column-major matrix is
 // in host memory.  In native mode the copies run on the GPUs (the _gpu
-// codelets); in hybrid mode on the CPU workers, which on the H100 node
-// copied faster than the GPU, even from a pinned matrix (docs/perf).
+// codelets); in hybrid mode on the CPU workers (on the H100 node, copies
+// on the GPU, pinned or not, were no faster there: docs/perf).
 HYLA_CODELET(dlap_to_tile, cl_dlap_to_tile_cpu, NULL, 1, STARPU_W);
 HYLA_CODELET(dtile_to_lap, cl_dtile_to_lap_cpu, NULL, 1, STARPU_R);
 HYLA_CODELET(dlap_to_tile_gpu, cl_dlap_to_tile_cpu, cl_dlap_to_tile_cuda, 1,

@@ -118,8 +118,7 @@ static int compare(int n, int trtri, int repeat, kernel_result_t *r)
                                         p.dA, n, &p.dbytes,
                                         &p.hbytes) != CUSOLVER_STATUS_SUCCESS)
             goto out;
-    } else if (cusolverDnDgetrf_bufferSize(p.solver, n, n, p.dA, n,
-                                           &p.lwork) !=
+    } else if (cusolverDnDgetrf_bufferSize(p.solver, n, n, p.dA, n, &p.lwork) !=
                CUSOLVER_STATUS_SUCCESS) {
         goto out;
     } else {

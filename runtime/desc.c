@@ -176,9 +176,9 @@ int hyla_rt_desc_temp(hyla_desc_t **A, hyla_dtype_t dtype, int m, int n, int nb)
 }
 
 // A column-major matrix from this size on is pinned while a copy of it
-// crosses to the GPUs (native mode): on the H100 node (docs/perf) pinning takes 0.04 s
-// per GB and unpinning 0.02 s, and pinned copies run at 44 GB/s each way,
-// pageable ones at 7 (to the GPU) and 10.
+// crosses to the GPUs (native mode): on the H100 node (docs/perf) pinning
+// takes 0.04 s per GB and unpinning 0.02 s, and pinned copies run at
+// 44 GB/s each way, pageable ones at 7 (to the GPU) and 10.
 enum { PIN_MIN = 4 << 20 };
 
 int hyla_rt_desc_copy(hyla_desc_t **A, hyla_dtype_t dtype, int m, int n,

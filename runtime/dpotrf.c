@@ -94,7 +94,8 @@ static int lap_in(const char *r, int u, int n, int nrhs, const double *A,
     hyla_rt_tuned(HYLA_TUNE_POTRF, HYLA_DOUBLE, n, &nb, NULL);
     *TA = *TB = NULL;
     int rc = hyla_rt_desc_copy(TA, HYLA_DOUBLE, n, n, nb, A, lda);
-    if (!rc && nrhs > 0) rc = hyla_rt_desc_copy(TB, HYLA_DOUBLE, n, nrhs, nb, B, ldb);
+    if (!rc && nrhs > 0)
+        rc = hyla_rt_desc_copy(TB, HYLA_DOUBLE, n, nrhs, nb, B, ldb);
     if (rc) return hyla_rt_error(rc, "%s: no memory for the tile copies", r);
     hyla_pdlap_to_desc(u, A, lda, *TA, seq);
     if (*TB) hyla_pdlap_to_desc(HYLA_FULL, B, ldb, *TB, seq);
