@@ -36,7 +36,24 @@ static void cl_dgemm_sum_cuda(void *buffers[], void *cl_arg)
     void *C = buffers[2 * a->count];
     int m = HYLA_TILE_ROWS(C), n = HYLA_TILE_COLS(C), rc = 0;
     hyla_cl_cuda_t g = hyla_cl_cuda_begin();
-    for (int j = 0; !rc && j < a->count; j++) {
+    if (n == 1) {
+        // One column: every product in one kernel (the tiles' GEMVs one by
+        // one took most of a product by A in RBT's refinement).
+        const double *Ap[a->count], *xp[a->count];
+        int k[a->count], lda[a->count], incx[a->count];
+        for (int j = 0; j < a->count; j++) {
+            void *A = buffers[2 * j], *B = buffers[2 * j + 1];
+            Ap[j] = HYLA_TILE_PTR(A);
+            k[j] = HYLA_TILE_COLS(A);
+            lda[j] = HYLA_TILE_LD(A);
+            xp[j] = HYLA_TILE_PTR(B);
+            incx[j] = HYLA_TILE_LD(B);
+        }
+        rc = hyla_cuda_dgemv_sum(g.stream, m, a->count, Ap, k, lda, xp, incx,
+                                 a->alpha, a->beta, HYLA_TILE_PTR(C),
+                                 HYLA_TILE_LD(C));
+    }
+    for (int j = 0; n > 1 && !rc && j < a->count; j++) {
         void *A = buffers[2 * j], *B = buffers[2 * j + 1];
         rc = hyla_cuda_dgemm(g.handle, HYLA_NO_TRANS, HYLA_NO_TRANS, m, n,
                              HYLA_TILE_COLS(A), a->alpha, HYLA_TILE_PTR(A),

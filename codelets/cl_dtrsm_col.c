@@ -41,11 +41,18 @@ static int inverse_index(int mt, int k)
 static int by_inverse(const hyla_cl_cuda_t *g, int trans, void *W, void *B,
                       void *S)
 {
-    int rows = HYLA_TILE_ROWS(B), nrhs = HYLA_TILE_COLS(B);
+    int rows = HYLA_TILE_ROWS(B), nrhs = HYLA_TILE_COLS(B), rc;
     double *s = HYLA_TILE_PTR(S);
-    int rc = hyla_cuda_dgemm(g->handle, trans, HYLA_NO_TRANS, rows, nrhs, rows,
+    if (trans == HYLA_NO_TRANS && nrhs == 1) {
+        const double *w = HYLA_TILE_PTR(W), *b = HYLA_TILE_PTR(B);
+        int ldw = HYLA_TILE_LD(W), ldb = HYLA_TILE_LD(B);
+        rc = hyla_cuda_dgemv_sum(g->stream, rows, 1, &w, &rows, &ldw, &b, &ldb,
+                                 1.0, 0.0, s, 1);
+    } else {
+        rc = hyla_cuda_dgemm(g->handle, trans, HYLA_NO_TRANS, rows, nrhs, rows,
                              1.0, HYLA_TILE_PTR(W), HYLA_TILE_LD(W),
                              HYLA_TILE_PTR(B), HYLA_TILE_LD(B), 0.0, s, nrhs);
+    }
     if (!rc &&
         cudaMemcpy2DAsync(HYLA_TILE_PTR(B), sizeof(double) * HYLA_TILE_LD(B), s,
                           sizeof(double) * nrhs, sizeof(double) * nrhs, rows,
@@ -54,17 +61,49 @@ static int by_inverse(const hyla_cl_cuda_t *g, int trans, void *W, void *B,
     return rc;
 }
 
+// B_k -= sum_j A(k, j) B_j over the tiles j solved before k, in one
+// kernel (no transpose, one right-hand side): tile row k of the solve,
+// left-looking.
+static int update_row(const hyla_cl_cuda_t *g, int uplo, int mt, int k,
+                      int forward, void *buffers[])
+{
+    int count = forward ? k : mt - 1 - k, j0 = forward ? 0 : k + 1;
+    if (count == 0) return 0;
+    const double *Ap[count], *xp[count];
+    int cols[count], lda[count], incx[count];
+    for (int t = 0; t < count; t++) {
+        void *A = buffers[tile_index(uplo, mt, k, j0 + t)],
+             *Bj = buffers[j0 + t];
+        Ap[t] = HYLA_TILE_PTR(A);
+        cols[t] = HYLA_TILE_COLS(A);
+        lda[t] = HYLA_TILE_LD(A);
+        xp[t] = HYLA_TILE_PTR(Bj);
+        incx[t] = HYLA_TILE_LD(Bj);
+    }
+    void *Bk = buffers[k];
+    return hyla_cuda_dgemv_sum(g->stream, HYLA_TILE_ROWS(Bk), count, Ap, cols,
+                               lda, xp, incx, -1.0, 1.0, HYLA_TILE_PTR(Bk),
+                               HYLA_TILE_LD(Bk));
+}
+
 static void cl_dtrsm_col_cuda(void *buffers[], void *cl_arg)
 {
     const struct dtrsm_col_args *a = cl_arg;
     if (hyla_rt_seq_skip(a->seq)) return;
     int mt = a->mt, rc = 0;
     int forward = (a->uplo == HYLA_LOWER) == (a->trans == HYLA_NO_TRANS);
+    // One right-hand side without transposes: each tile row's products in
+    // one kernel before its solve (at n = 16384 the tile GEMVs one by one
+    // took most of a solve); else each solved tile's products, right-
+    // looking.
+    int left = a->trans == HYLA_NO_TRANS && HYLA_TILE_COLS(buffers[0]) == 1;
     hyla_cl_cuda_t g = hyla_cl_cuda_begin();
     for (int i = 0; !rc && i < mt; i++) {
         int k = forward ? i : mt - 1 - i;
         void *Bk = buffers[k], *Akk = buffers[tile_index(a->uplo, mt, k, k)];
         int rows = HYLA_TILE_ROWS(Bk), nrhs = HYLA_TILE_COLS(Bk);
+        if (left) rc = update_row(&g, a->uplo, mt, k, forward, buffers);
+        if (rc) break;
         if (a->inv)
             rc = by_inverse(&g, a->trans, buffers[inverse_index(mt, k)], Bk,
                             buffers[inverse_index(mt, mt)]);
@@ -73,7 +112,7 @@ static void cl_dtrsm_col_cuda(void *buffers[], void *cl_arg)
                                  a->diag, rows, nrhs, 1.0, HYLA_TILE_PTR(Akk),
                                  HYLA_TILE_LD(Akk), HYLA_TILE_PTR(Bk),
                                  HYLA_TILE_LD(Bk));
-        for (int j = i + 1; !rc && j < mt; j++) {
+        for (int j = i + 1; !left && !rc && j < mt; j++) {
             int m = forward ? j : mt - 1 - j;
             int am = a->trans == HYLA_NO_TRANS ? m : k;
             int an = a->trans == HYLA_NO_TRANS ? k : m;

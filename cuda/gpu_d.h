@@ -10,6 +10,16 @@ int hyla_cuda_dgemm(cublasHandle_t handle, int transa, int transb, int m, int n,
                     const double *dB, int lddb, double beta, double *dC,
                     int lddc);
 
+// y = alpha sum_{j < count} A_j x_j + beta y in one kernel: A_j row-major
+// m-by-k[j] (leading dimension lda[j]), x_j k[j] entries incx[j] apart,
+// y m entries incy apart (not read when beta = 0); A and x host arrays
+// of device pointers; on stream s.  The sum's order is fixed: the same
+// input gives the same y.
+int hyla_cuda_dgemv_sum(cudaStream_t s, int m, int count,
+                        const double *const *A, const int *k, const int *lda,
+                        const double *const *x, const int *incx, double alpha,
+                        double beta, double *y, int incy);
+
 // B = alpha op(A)^-1 B (side HYLA_LEFT) or alpha B op(A)^-1, row-major
 // m-by-n B.
 int hyla_cuda_dtrsm(cublasHandle_t handle, int side, int uplo, int trans,

@@ -30,11 +30,16 @@ static const char usage[] =
     "                      cusolverDnXgetrf without pivots\n"
     "  trtri               the inverse of one tile's upper triangle\n"
     "                      against cusolverDnXtrtri\n"
+    "  gemv_sum            the product of an n-by-W row of tiles of order\n"
+    "                      n by one vector (RBT's refinement, one right-\n"
+    "                      hand side) against cuBLAS's GEMV on each tile\n"
+    "                      (rate: GFLOP/s; bytes read are 4 times as many)\n"
     "\n"
     "Options:\n"
     "  -n, --n LIST        orders, comma-separated (default 512,1024,2048)\n"
     "  -p, --prec LIST     d, s or d,s (default d)\n"
-    "  -w, --width W       getrf, laswp: the panel's width (default 256)\n"
+    "  -w, --width W       getrf, laswp: the panel's width; gemv_sum: the\n"
+    "                      row's (default 256)\n"
     "      --leaf L        getrf: the widest leaf, 1-32 (default 32)\n"
     "      --block-rows R  getrf: rows per block of a shared-memory leaf\n"
     "                      (default 256)\n"
@@ -88,6 +93,11 @@ static double nopiv_flops(double n, double w)
     return 2.0 * n * n * n / 3.0;
 }
 
+static double gemv_flops(double n, double w)
+{
+    return 2.0 * n * w;
+}
+
 static double trtri_flops(double n, double w)
 {
     (void)w;
@@ -103,8 +113,7 @@ static double laswp_bytes(double m, double n)
 
 int main(int argc, char **argv)
 {
-    enum { REPEAT = 256, CSV, LEAF, BLOCK_ROWS, D1_HEIGHT, NO_CLUSTER,
-           REG };
+    enum { REPEAT = 256, CSV, LEAF, BLOCK_ROWS, D1_HEIGHT, NO_CLUSTER, REG };
     static const struct option longs[] = {
         {"n", required_argument, 0, 'n'},
         {"prec", required_argument, 0, 'p'},
@@ -146,27 +155,27 @@ int main(int argc, char **argv)
         {"potrf", "cusolver", {kernels_dpotrf, kernels_spotrf}, potrf_flops, 0},
         {"trsm", "cublas", {kernels_dtrsm, kernels_strsm}, trsm_flops, 0},
         {"getrf", "cusolver", {kernels_dgetrf, kernels_sgetrf}, getrf_flops, 1},
-        {"laswp",
-         "cusolver",
-         {kernels_dlaswp, kernels_slaswp},
-         laswp_bytes,
-         1},
+        {"laswp", "cusolver", {kernels_dlaswp, kernels_slaswp}, laswp_bytes, 1},
         {"getrf_nopiv",
          "cusolver",
          {kernels_dgetrf_nopiv, kernels_sgetrf_nopiv},
          nopiv_flops,
          0},
-        {"trtri", "cusolver", {kernels_dtrtri, kernels_strtri}, trtri_flops, 0}};
+        {"trtri", "cusolver", {kernels_dtrtri, kernels_strtri}, trtri_flops, 0},
+        {"gemv_sum",
+         "cublas",
+         {kernels_dgemv_sum, kernels_sgemv_sum},
+         gemv_flops,
+         1}};
     const struct kernel *kern = NULL;
     for (size_t i = 0;
          optind == argc - 1 && i < sizeof kernels / sizeof kernels[0]; i++)
         if (!strcmp(argv[optind], kernels[i].name)) kern = &kernels[i];
     if (!kern) {
-        fprintf(
-            stderr,
-            "hyla-kernels: name one kernel: potrf, trsm, getrf, laswp, "
-            "getrf_nopiv or trtri\n%s",
-            usage);
+        fprintf(stderr,
+                "hyla-kernels: name one kernel: potrf, trsm, getrf, laswp, "
+                "getrf_nopiv, trtri or gemv_sum\n%s",
+                usage);
         return 2;
     }
     int ns[64], count = parse_list(size_arg, ns, 64);

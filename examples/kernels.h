@@ -48,4 +48,10 @@ int kernels_sgetrf_nopiv(int n, int unused, int repeat, kernel_result_t *r);
 int kernels_dtrtri(int n, int unused, int repeat, kernel_result_t *r);
 int kernels_strtri(int n, int unused, int repeat, kernel_result_t *r);
 
+// The product of an n-by-w row of tiles of order n by a vector
+// (hyla_cuda_dgemv_sum, one kernel) against cublasDgemv on each tile, the
+// results summed in y; diff as above; info is 0.
+int kernels_dgemv_sum(int n, int w, int repeat, kernel_result_t *r);
+int kernels_sgemv_sum(int n, int w, int repeat, kernel_result_t *r);
+
 #endif // HYLA_EXAMPLES_KERNELS_H

@@ -16,7 +16,8 @@
 // shapes, leading dimensions wider than the matrices, beta = 0 with NaN in
 // C (C must not be read) and beta != 0: the error against OpenBLAS,
 // ||C - C_ref|| / ((|alpha| ||op(A)|| ||op(B)|| + |beta| ||C0||) max(k,1)
-// eps), 1-norms.  Exits 77 (SKIP) without a GPU.
+// eps), 1-norms.  Then hyla_cuda_dgemv_sum (run_sum).  Exits 77 (SKIP)
+// without a GPU.
 
 static cublasHandle_t handle;
 
@@ -111,6 +112,108 @@ static void run(int ta, int tb, int m, int n, int k, double beta, int seed)
     free(R);
 }
 
+// hyla_cuda_dgemv_sum: y = alpha sum_j A_j x_j + beta y over `count`
+// row-major m-by-k_j tiles (k_j = k, the last klast), lda_j = k_j + 3,
+// x_j two apart, y three apart, against the same sum on the CPU; each
+// entry's error in units of eps (K + 1) (|alpha| sum_j |A_j| |x_j| +
+// |beta| |y|), K = sum_j k_j.  With beta = 0, NaN in y must not show;
+// the entries between y's must stay as they were.  count > 64 takes two
+// launches.
+static void run_sum(int m, int count, int k, int klast, double beta, int seed)
+{
+    const double alpha = -1.5;
+    const int incx = 2, incy = 3;
+    int K = 0;
+    size_t asize = 0, xsize = 0, ysize = (size_t)m * incy;
+    for (int j = 0; j < count; j++) {
+        int kj = j == count - 1 ? klast : k;
+        K += kj;
+        asize += (size_t)m * (kj + 3);
+        xsize += (size_t)kj * incx;
+    }
+    double *A = malloc(sizeof(double) * (asize + 1));
+    double *X = malloc(sizeof(double) * (xsize + 1));
+    double *Y = malloc(sizeof(double) * ysize);
+    double *R = malloc(sizeof(double) * ysize);
+    double *bound = calloc((size_t)m, sizeof(double));
+    const double **Ap = malloc(sizeof(double *) * (count + 1));
+    const double **xp = malloc(sizeof(double *) * (count + 1));
+    int *kk = malloc(sizeof(int) * (count + 1));
+    int *lda = malloc(sizeof(int) * (count + 1));
+    int *incs = malloc(sizeof(int) * (count + 1));
+    double *dA = NULL, *dX = NULL, *dY = NULL;
+    hyla_check_dgen((int)asize + 1, 1, A, (int)asize + 1, seed);
+    hyla_check_dgen((int)xsize + 1, 1, X, (int)xsize + 1, seed + 1);
+    hyla_check_dgen((int)ysize, 1, Y, (int)ysize, seed + 2);
+    for (int i = 0; i < m; i++) {
+        R[(size_t)i * incy] = beta * Y[(size_t)i * incy];
+        bound[i] = fabs(beta * Y[(size_t)i * incy]);
+        if (beta == 0.0) Y[(size_t)i * incy] = NAN, R[(size_t)i * incy] = 0.0;
+        for (int g = 1; g < incy; g++)
+            R[(size_t)i * incy + g] = Y[(size_t)i * incy + g];
+    }
+    int ok = Ap && xp && kk && lda && incs && A && X && Y && R && bound &&
+             !cudaMalloc((void **)&dA, sizeof(double) * (asize + 1)) &&
+             !cudaMalloc((void **)&dX, sizeof(double) * (xsize + 1)) &&
+             !cudaMalloc((void **)&dY, sizeof(double) * ysize) &&
+             !cudaMemcpy(dA, A, sizeof(double) * (asize + 1),
+                         cudaMemcpyHostToDevice) &&
+             !cudaMemcpy(dX, X, sizeof(double) * (xsize + 1),
+                         cudaMemcpyHostToDevice) &&
+             !cudaMemcpy(dY, Y, sizeof(double) * ysize, cudaMemcpyHostToDevice);
+    size_t ao = 0, xo = 0;
+    for (int j = 0; ok && j < count; j++) {
+        kk[j] = j == count - 1 ? klast : k;
+        lda[j] = kk[j] + 3;
+        incs[j] = incx;
+        Ap[j] = dA + ao;
+        xp[j] = dX + xo;
+        for (int i = 0; i < m; i++)
+            for (int c = 0; c < kk[j]; c++) {
+                double p =
+                    A[ao + (size_t)i * lda[j] + c] * X[xo + (size_t)c * incx];
+                R[(size_t)i * incy] += alpha * p;
+                bound[i] += fabs(alpha * p);
+            }
+        ao += (size_t)m * lda[j];
+        xo += (size_t)kk[j] * incx;
+    }
+    th_tic();
+    ok = ok &&
+         !hyla_cuda_dgemv_sum(0, m, count, Ap, kk, lda, xp, incs, alpha, beta,
+                              dY, incy) &&
+         !cudaDeviceSynchronize() &&
+         !cudaMemcpy(Y, dY, sizeof(double) * ysize, cudaMemcpyDeviceToHost);
+    double t = th_toc(), err = ok ? 0.0 : INFINITY;
+    double eps = LAPACKE_dlamch('E');
+    for (int i = 0; ok && i < m; i++) {
+        double d = fabs(Y[(size_t)i * incy] - R[(size_t)i * incy]);
+        double e = d == 0.0 ? 0.0 : d / (bound[i] * eps * (K + 1));
+        if (!(e <= err)) err = isnan(e) ? INFINITY : e;
+        for (int g = 1; g < incy; g++)
+            if (Y[(size_t)i * incy + g] != R[(size_t)i * incy + g])
+                err = INFINITY;
+    }
+    char note[64];
+    snprintf(note, sizeof note, "sum of %d, k %d/%d beta %g", count, k, klast,
+             beta);
+    th_row("dgemv_sum_gpu", m, 1, 0, t, 2.0 * m * K, err,
+           ok && err <= HYLA_CHECK_TOL, note);
+    cudaFree(dA);
+    cudaFree(dX);
+    cudaFree(dY);
+    free(A);
+    free(X);
+    free(Y);
+    free(R);
+    free(bound);
+    free(Ap);
+    free(xp);
+    free(kk);
+    free(lda);
+    free(incs);
+}
+
 int main(void)
 {
     th_begin("dgemm (GPU)");
@@ -127,6 +230,17 @@ int main(void)
                 for (int b = 0; b < 2; b++)
                     run(ta, tb, shapes[i][0], shapes[i][1], shapes[i][2],
                         betas[b], seed += 3);
+    // m, count, k, the last term's k: one term, an edge tile, a tile row
+    // of 16384, rows not a multiple of a block's, no term (beta y), two
+    // launches.
+    static const int sums[][4] = {{300, 1, 257, 257},     {300, 5, 257, 100},
+                                  {1024, 16, 1024, 1024}, {1030, 3, 1024, 6},
+                                  {1, 4, 50, 50},         {3, 2, 1, 1},
+                                  {300, 0, 0, 0},         {40, 70, 33, 20}};
+    for (size_t i = 0; i < sizeof sums / sizeof sums[0]; i++)
+        for (int b = 0; b < 2; b++)
+            run_sum(sums[i][0], sums[i][1], sums[i][2], sums[i][3], betas[b],
+                    seed += 3);
     cublasDestroy(handle);
     return th_end();
 }
