@@ -28,6 +28,7 @@ static const double INNER_FLOOR = 0.3;
 struct hyla_drbt {
     int n, N, depth, max_iter;
     hyla_desc_t *A;     // A padded by the identity to N-by-N, for residuals
+    int borrowed;       // A is the caller's tile matrix (not freed here)
     hyla_desc_t *LU;    // L and U of U^T A V without pivoting (tiles where
                         // the tasks left them)
     hyla_trsm_ws_t inv; // inverses of LU's diagonal tiles' L (tile row 0)
@@ -77,7 +78,7 @@ HYLA_EXPORT void hyla_drbt_destroy(hyla_drbt_t *F)
     if (!F) return;
     hyla_rt_trsm_ws_destroy(&F->inv);
     hyla_desc_destroy(&F->LU);
-    hyla_desc_destroy(&F->A);
+    if (!F->borrowed) hyla_desc_destroy(&F->A);
     hyla_rt_vector_destroy(F->W);
     free(F->w);
     free(F->Ap);
@@ -121,9 +122,15 @@ static int factor(hyla_drbt_t *F, const double *Af, int lda,
     if (!rc && !At && hyla_rt_config()->mode == HYLA_MODE_NATIVE &&
         !(rc = hyla_rt_desc_copy(&Ac, HYLA_DOUBLE, n, n, t, Af, lda)))
         At = Ac;
-    // From tiles, the copy of A has no host memory of its own: its tiles
-    // are made where A's are, and stay there.
-    if (!rc && At) rc = hyla_rt_desc_temp(&F->A, HYLA_DOUBLE, N, N, t);
+    // The caller's tile matrix, when it needs no padding, is read where it
+    // is: by the refinement's products, and once for the randomized copy
+    // (a copy of A fewer: 42 ms of the 0.65 s at n = 32768 on one H100
+    // went to the two, traced).  From tiles, the copy of A has no host
+    // memory of its own: its tiles are made where A's are, and stay there.
+    F->borrowed = !rc && At && !Ac && N == n && At->nb == t;
+    if (F->borrowed) F->A = (hyla_desc_t *)At;
+    if (!rc && At && !F->borrowed)
+        rc = hyla_rt_desc_temp(&F->A, HYLA_DOUBLE, N, N, t);
     if (!rc && !At) rc = hyla_rt_desc_new(&F->A, HYLA_DOUBLE, N, N, t);
     if (!rc) rc = hyla_rt_desc_temp(&F->LU, HYLA_DOUBLE, N, N, t);
     // The row sums by tile column, in memory that GPUs copy to quickly;
@@ -157,10 +164,11 @@ static int factor(hyla_drbt_t *F, const double *Af, int lda,
         hyla_rt_seq_init(&seq, 0);
         if (Ac) hyla_pdlap_to_desc(HYLA_FULL, Af, lda, Ac, &seq);
         if (At)
-            hyla_pdtile_pad_to_desc(At, F->A, h, 1 << nu, &seq);
+            hyla_pdtile_pad_to_desc(At, F->borrowed ? F->LU : F->A, h, 1 << nu,
+                                    &seq);
         else
             hyla_pdlap_pad_to_desc(n, Af, lda, F->A, sums, 1 << nu, &seq);
-        hyla_pdlacpy(F->A, F->LU, &seq);
+        if (!F->borrowed) hyla_pdlacpy(F->A, F->LU, &seq);
         hyla_pdrbt_two_sided(F->LU, nu, F->W, 0, (size_t)nu * N, &seq);
         hyla_pdgetrf_nopiv(F->LU, la, &F->inv, inv, &seq);
         rc = hyla_rt_seq_wait(&seq);
