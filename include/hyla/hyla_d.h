@@ -133,9 +133,8 @@ HYLA_EXPORT int hyla_dgesv_rbt(int n, int nrhs, double *A, int lda, int *ipiv,
  * included).  A is unchanged unless the solve fell back: then it holds
  * the factors of hyla_dgetrf_tile() and ipiv (n) its pivots.
  * Arguments: A, ipiv, B, X, opts, report.  Memory besides A: one n-by-n
- * tile matrix (the factors) where n is a multiple of 2^depth tiles and
- * the tiles are hyla_dgesv_rbt()'s size for n (A is read in place), else
- * two (a padded copy of A too).
+ * tile matrix (the factors) where n is a multiple of 2^depth of A's
+ * tiles (A is read in place), else two (a padded copy of A too).
  */
 HYLA_EXPORT int hyla_dgesv_rbt_tile(hyla_desc_t *A, int *ipiv,
                                     const hyla_desc_t *B, hyla_desc_t *X,
