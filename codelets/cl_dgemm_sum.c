@@ -3,6 +3,7 @@
 // right-hand side (one tile column) would take one small task a product.
 // @precisions d -> s
 #include "codelets.h"
+#include "gemv_tiles_d.h"
 
 #include <cblas.h>
 
@@ -39,27 +40,22 @@ static void cl_dgemm_sum_cuda(void *buffers[], void *cl_arg)
     if (n == 1) {
         // One column: every product in one kernel (the tiles' GEMVs one by
         // one took most of a product by A in RBT's refinement).
-        const double *Ap[a->count], *xp[a->count];
-        int k[a->count], lda[a->count], incx[a->count];
+        void *A[a->count], *x[a->count];
         for (int j = 0; j < a->count; j++) {
-            void *A = buffers[2 * j], *B = buffers[2 * j + 1];
-            Ap[j] = HYLA_TILE_PTR(A);
-            k[j] = HYLA_TILE_COLS(A);
-            lda[j] = HYLA_TILE_LD(A);
-            xp[j] = HYLA_TILE_PTR(B);
-            incx[j] = HYLA_TILE_LD(B);
+            A[j] = buffers[2 * j];
+            x[j] = buffers[2 * j + 1];
         }
-        rc = hyla_cuda_dgemv_sum(g.stream, m, a->count, Ap, k, lda, xp, incx,
-                                 a->alpha, a->beta, HYLA_TILE_PTR(C),
-                                 HYLA_TILE_LD(C));
-    }
-    for (int j = 0; n > 1 && !rc && j < a->count; j++) {
-        void *A = buffers[2 * j], *B = buffers[2 * j + 1];
-        rc = hyla_cuda_dgemm(g.handle, HYLA_NO_TRANS, HYLA_NO_TRANS, m, n,
-                             HYLA_TILE_COLS(A), a->alpha, HYLA_TILE_PTR(A),
-                             HYLA_TILE_LD(A), HYLA_TILE_PTR(B), HYLA_TILE_LD(B),
-                             j ? 1.0 : a->beta, HYLA_TILE_PTR(C),
-                             HYLA_TILE_LD(C));
+        rc = hyla_cl_dgemv_tiles(g.stream, a->count, A, x, a->alpha, a->beta,
+                                 C);
+    } else {
+        for (int j = 0; !rc && j < a->count; j++) {
+            void *A = buffers[2 * j], *B = buffers[2 * j + 1];
+            rc = hyla_cuda_dgemm(g.handle, HYLA_NO_TRANS, HYLA_NO_TRANS, m, n,
+                                 HYLA_TILE_COLS(A), a->alpha, HYLA_TILE_PTR(A),
+                                 HYLA_TILE_LD(A), HYLA_TILE_PTR(B),
+                                 HYLA_TILE_LD(B), j ? 1.0 : a->beta,
+                                 HYLA_TILE_PTR(C), HYLA_TILE_LD(C));
+        }
     }
     rc = hyla_cl_cuda_end(&g, rc);
     if (rc) hyla_rt_seq_fail(a->seq, rc);

@@ -13,6 +13,7 @@
 // whole solve took 1.8 ms so, 7.5 ms with TRSVs).  CUDA only: it reads
 // every tile of the triangle, so it is for one GPU.
 #include "codelets.h"
+#include "gemv_tiles_d.h"
 
 struct dtrsm_col_args {
     hyla_seq_t *seq;
@@ -68,22 +69,12 @@ static int update_row(const hyla_cl_cuda_t *g, int uplo, int mt, int k,
                       int forward, void *buffers[])
 {
     int count = forward ? k : mt - 1 - k, j0 = forward ? 0 : k + 1;
-    if (count == 0) return 0;
-    const double *Ap[count], *xp[count];
-    int cols[count], lda[count], incx[count];
+    void *A[count + 1], *x[count + 1];
     for (int t = 0; t < count; t++) {
-        void *A = buffers[tile_index(uplo, mt, k, j0 + t)],
-             *Bj = buffers[j0 + t];
-        Ap[t] = HYLA_TILE_PTR(A);
-        cols[t] = HYLA_TILE_COLS(A);
-        lda[t] = HYLA_TILE_LD(A);
-        xp[t] = HYLA_TILE_PTR(Bj);
-        incx[t] = HYLA_TILE_LD(Bj);
+        A[t] = buffers[tile_index(uplo, mt, k, j0 + t)];
+        x[t] = buffers[j0 + t];
     }
-    void *Bk = buffers[k];
-    return hyla_cuda_dgemv_sum(g->stream, HYLA_TILE_ROWS(Bk), count, Ap, cols,
-                               lda, xp, incx, -1.0, 1.0, HYLA_TILE_PTR(Bk),
-                               HYLA_TILE_LD(Bk));
+    return hyla_cl_dgemv_tiles(g->stream, count, A, x, -1.0, 1.0, buffers[k]);
 }
 
 static void cl_dtrsm_col_cuda(void *buffers[], void *cl_arg)
