@@ -11,10 +11,10 @@
 #include <string.h>
 
 // Checks hyla_cuda_dpotrf on row-major tiles, both triangles, orders
-// around its 128-column leaf and recursion (1 to 1000) with a leading
+// around its 64-column steps and 32-row panel blocks (1 to 2048) with a leading
 // dimension wider than the tile: the residual ||A - L L^T|| / (||A|| n eps),
 // the other triangle untouched, and info equal to LAPACKE_dpotrf's for a
-// negative or NaN diagonal entry in the first leaf, on a leaf edge and at
+// negative or NaN diagonal entry in the first step, on a step edge and at
 // the end.  Exits 77 (SKIP) without a GPU.  Run it under compute-sanitizer.
 
 static cublasHandle_t handle;
@@ -81,7 +81,7 @@ static void run(int uplo, int n, int bad_j, double bad, int seed)
     snprintf(note, sizeof note, "uplo=%c info=%d/%d%s%s", u, info, rinfo,
              bad_j >= 0 ? (isnan(bad) ? " NaN" : " negative") : "",
              untouched ? "" : " other-triangle-changed");
-    th_row("dpotrf_gpu", n, n, 128, t, n * (double)n * n / 3.0, resid,
+    th_row("dpotrf_gpu", n, n, 64, t, n * (double)n * n / 3.0, resid,
            info == rinfo && resid <= HYLA_CHECK_TOL && untouched, note);
     free(A);
     free(F);
@@ -93,12 +93,12 @@ int main(void)
     th_begin("dpotrf (GPU kernel)");
     if (!th_gpu_start(&handle)) return th_end();
     int seed = 1;
-    static const int ns[] = {1,   5,   31,  32,  33,  127,
-                             128, 129, 200, 257, 600, 1000};
+    static const int ns[] = {1,   5,   31,  32,  33,  63,  64,  65,  95,
+                             127, 128, 129, 200, 257, 600, 1000, 2048};
     for (int uplo = HYLA_UPPER; uplo <= HYLA_LOWER; uplo++) {
         for (size_t i = 0; i < sizeof ns / sizeof ns[0]; i++)
             run(uplo, ns[i], -1, 0.0, seed++);
-        static const int bad[] = {0, 10, 127, 128, 140, 299};
+        static const int bad[] = {0, 10, 63, 64, 127, 128, 140, 299};
         for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
             run(uplo, 300, bad[i], -1.0, seed++);
             run(uplo, 300, bad[i], NAN, seed++);
