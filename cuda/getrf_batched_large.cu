@@ -40,6 +40,7 @@
 #include "blas_t.h"
 #include "gpu.h"
 #include "gpu_check.h"
+#include "scratch.h"
 
 #include <algorithm>
 
@@ -628,30 +629,6 @@ __global__ void pointers_kernel(T *W, T *X, long long nn, int count, T **p)
     p[i] = W + i * nn;
     p[count + i] = X + i * nn;
 }
-
-// Stream-ordered device memory, freed with the object on stream s.
-struct scratch {
-    cudaStream_t s;
-    void *p[4] = {};
-    int used = 0;
-    explicit scratch(cudaStream_t st) : s(st) {}
-    ~scratch()
-    {
-        for (int i = 0; i < used; i++)
-            if (p[i]) cudaFreeAsync(p[i], s);
-    }
-    template <typename U> U *get(size_t count)
-    {
-        void *q = nullptr;
-        if (used == 4) return nullptr;
-        if (cudaMallocAsync(&q, count * sizeof(U), s) != cudaSuccess) {
-            cudaGetLastError();
-            return nullptr;
-        }
-        p[used++] = q;
-        return static_cast<U *>(q);
-    }
-};
 
 } // namespace
 

@@ -9,6 +9,7 @@
 #include "gpu.h"
 #include "blas_t.h"
 #include "gpu_check.h"
+#include "scratch.h"
 
 #include <atomic>
 
@@ -113,9 +114,9 @@ __global__ void __launch_bounds__(step_threads)
     int bad = 0; // failing column + 1, the same in every thread
     T my_rs = 0; // the scale of column c
     for (int j = 0; j < w; j++) {
-        const T d = D[j][j];
         T rs, scale; // D(c, j) scale = L(c, j) / L(j, j)
         if (diag) {
+            const T d = D[j][j];
             if (!(d > T(0))) {
                 bad = j + 1;
                 break;
@@ -180,23 +181,6 @@ __global__ void restore_kernel(T *A, int lda, int n, const T *S)
         A[i + (size_t)j * lda] = S[i + (size_t)j * n];
 }
 
-// Stream-ordered device memory, freed on the stream when it goes.
-template <typename T> struct stream_buffer {
-    cudaStream_t s;
-    T *p = nullptr;
-    stream_buffer(cudaStream_t st, size_t count) : s(st)
-    {
-        if (count && cudaMallocAsync((void **)&p, count * sizeof(T), s) != cudaSuccess) {
-            cudaGetLastError();
-            p = nullptr;
-        }
-    }
-    ~stream_buffer()
-    {
-        if (p) cudaFreeAsync(p, s);
-    }
-};
-
 // Above 48 KiB a kernel must ask for its shared memory: once per GPU.
 template <typename K>
 int ask_smem(K kernel, size_t bytes, std::atomic<bool> *asked)
@@ -227,10 +211,11 @@ int blocked(cublasHandle_t h, cudaStream_t stream, T *A, int lda, int n,
     // of a 2048 tile.  A GEMM writes the other triangle too, which must
     // come back unchanged: it is copied first and put back at the end.
     // Without the memory for the copy, SYRKs.
-    stream_buffer<T> saved(stream, n > sb ? (size_t)n * n : 0);
-    if (saved.p)
+    hyla::scratch mem(stream);
+    T *saved = n > sb ? mem.get<T>((size_t)n * n) : nullptr;
+    if (saved)
         HYLA_CUDA_CHECK(cudaMemcpy2DAsync(
-            saved.p, sizeof(T) * n, A, sizeof(T) * lda, sizeof(T) * n, n,
+            saved, sizeof(T) * n, A, sizeof(T) * lda, sizeof(T) * n, n,
             cudaMemcpyDeviceToDevice, stream));
     const T one = 1, minus_one = -1;
     for (int c0 = 0; c0 < n; c0 += sb) {
@@ -249,7 +234,7 @@ int blocked(cublasHandle_t h, cudaStream_t stream, T *A, int lda, int n,
                           tb = upper ? CUBLAS_OP_N : CUBLAS_OP_T;
         cublasFillMode_t fill =
             upper ? CUBLAS_FILL_MODE_UPPER : CUBLAS_FILL_MODE_LOWER;
-        if (saved.p)
+        if (saved)
             HYLA_CUBLAS_CHECK(blas<T>::gemm(h, ta, tb, below, below, w,
                                             &minus_one, X, lda, X, lda, &one,
                                             A22, lda));
@@ -257,10 +242,10 @@ int blocked(cublasHandle_t h, cudaStream_t stream, T *A, int lda, int n,
             HYLA_CUBLAS_CHECK(blas<T>::syrk(h, fill, ta, below, w, &minus_one,
                                             X, lda, &one, A22, lda));
     }
-    if (saved.p) {
+    if (saved) {
         dim3 threads(32, 8), grid((n + 31) / 32, (n + 7) / 8);
         restore_kernel<T, upper><<<grid, threads, 0, stream>>>(A, lda, n,
-                                                               saved.p);
+                                                               saved);
         HYLA_CUDA_CHECK(cudaGetLastError());
     }
     return 0;
