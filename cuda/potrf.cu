@@ -11,25 +11,21 @@
 #include "gpu_check.h"
 #include "scratch.h"
 
-#include <atomic>
+#include <type_traits>
 
 namespace
 {
 
 using hyla::blas;
 
-constexpr int max_gpus = 64; // GPUs whose shared-memory attribute is set
-
-// Blocked by steps of sb columns, three launches a step: the diagonal
-// block, the panel below it by that block, and a cuBLAS GEMM for the rest.
+// Blocked by steps of sb columns, two launches a step: the step's panel
+// (diagonal block and the rows below it) and a cuBLAS GEMM for the rest.
 // (A recursion on halves with 128-column leaves launched about 140 kernels
 // for a 2048 tile, half of them cuBLAS TRSMs of 22 us each, Nsight Compute
-// on an H100; it took 2.55 ms there, this 1.74 ms.)
-constexpr int sb = 64;            // columns of a step
-constexpr int sr = 32;            // rows of the panel a block solves
-constexpr int step_threads = 256; // lane c = t % sb owns column c
-constexpr int groups = step_threads / sb;
-constexpr int dq = sb / groups, pq = sr / groups; // rows a thread holds
+// on an H100; it took 2.55 ms there.)
+constexpr int sb = 64;                 // columns of a step
+constexpr int sr = 192;                // rows below D a block factors
+constexpr int panel_threads = sb + sr; // one row of the panel each
 
 // Offset of the lower factor's L(i, j), i >= j, in the column-major tile:
 // A(i, j) of a lower one, A(j, i) of an upper one (U = L^T).
@@ -39,180 +35,131 @@ __device__ __forceinline__ size_t at(int i, int j, int lda)
     return upper ? j + (size_t)i * lda : i + (size_t)j * lda;
 }
 
-// One step at column c0, in two launches.  diag: one block factors the
-// w-by-w diagonal block D in shared memory and stores it.  Else each block
-// solves sr rows P of the panel below D (block b: rows c0 + w + b sr on)
-// by the factored D.  (One launch where every block factored D for itself
-// raced: a block that started late read the D that block 0 had stored.)
-// Thread (g, c) holds column c of the rows g, g + groups, ... it updates
-// (D's or P's) in registers.  In column j the threads of columns c > j
-// update them by the unscaled column j, read from shared memory, where the
-// threads of column j + 1 then publish theirs: one barrier a column.  Each
-// column is scaled by its pivot's 1/sqrt (1/L(c, c) for P) on the way
-// out.  A pivot that is not positive (or NaN) stops the diagonal block,
-// which sets *info to col0 + c0 + its column + 1 unless *info holds a
-// failure already (the steps run in column order on one stream), and
-// stores nothing.
-template <typename T, bool upper, bool diag>
-__global__ void __launch_bounds__(step_threads)
-    potrf_step_kernel(T *A, int lda, int n, int c0, int *info, int col0)
+// One step at column c0.  The panel of the step is the w-by-w diagonal
+// block D and the rows below it.  With `panel`, each block factors D
+// together with sr rows P below it (block b: rows c0 + w + b sr on), as
+// one (w + sr)-row panel, and stores its P; every block factors the same
+// D the same way.  A block that starts late must still read D unfactored,
+// so D goes to slot (block 0; the last kernel puts it into place) and
+// ok[step] says it is there; without a slot the diagonal kernel (!panel,
+// sb threads) factors D again in place afterwards.
+// Thread t holds row t of the panel (D's rows first) in registers, from
+// the current column j on: x[0] is column j, and each column's update
+// shifts the row by one, so that a loop over j indexes registers by
+// constants.  Column j is stored as soon as it is final, times its
+// pivot's 1/sqrt.  The update of the columns right of j needs column j of
+// D, which D's threads publish in shared memory (two buffers, one barrier
+// a column); D's thread j + 1 publishes its next column first.  The row
+// shrinks by 16 columns every 16 columns.  (Threads holding a column each,
+// rows spread over them, took 33 us a step for D alone and 19 us more for
+// the rows below; the loops over j unrolled took 38 us a step, missing
+// the instruction cache: Nsight Compute, H100.)  A pivot that is not
+// positive (or NaN) stops the factorization, which sets *info to col0 +
+// c0 + its column + 1 unless *info holds a failure already (the steps run
+// in column order on one stream).
+template <typename T, bool upper, bool panel>
+__global__ void __launch_bounds__(panel_threads)
+    potrf_step_kernel(T *A, int lda, int n, int c0, int *info, int col0,
+                      T *slot, int *ok)
 {
-    extern __shared__ unsigned char step_smem[];
-    T(*D)[sb + 1] = reinterpret_cast<T(*)[sb + 1]>(step_smem);
-    T(*P)[sb + 1] = D + sb;
-    const int t = threadIdx.x, c = t % sb, g = t / sb;
-    const int w = min(sb, n - c0), row0 = c0 + w + blockIdx.x * sr;
-    const int rows = diag ? 0 : max(0, min(sr, n - row0));
-    // Loads and stores run along the memory's contiguous index; each
-    // thread issues all its loads before it waits for one.
-    constexpr int dl = sb * sb / step_threads, pl = sr * sb / step_threads;
-    {
-        T v[dl];
+    // Column j of D: col[j % 2][c], c >= j; zeros past sb for the rows'
+    // columns beyond w.
+    __shared__ T col[2][2 * sb];
+    const int t = threadIdx.x;
+    const int w = min(sb, n - c0);
+    const bool in_d = t < sb;
+    // The tile row this thread holds, if any.
+    const int row = in_d ? c0 + t : c0 + w + blockIdx.x * sr + (t - sb);
+    const bool holds = in_d ? t < w : panel && row < n;
+    T x[sb];
 #pragma unroll
-        for (int u = 0; u < dl; u++) {
-            int e = t + u * step_threads, f = e % w, s = e / w;
-            int i = upper ? s : f, j = upper ? f : s;
-            v[u] = e < w * w && i >= j ? A[at<upper>(c0 + i, c0 + j, lda)]
-                                       : T(0);
-        }
-#pragma unroll
-        for (int u = 0; u < dl; u++) {
-            int e = t + u * step_threads, f = e % w, s = e / w;
-            if (e < w * w) D[upper ? s : f][upper ? f : s] = v[u];
-        }
-    }
-    const int nf = upper ? w : rows;
-    if constexpr (!diag) {
-        T v[pl];
-#pragma unroll
-        for (int u = 0; u < pl; u++) {
-            int e = t + u * step_threads, f = e % nf, s = e / nf;
-            int r = upper ? s : f, j = upper ? f : s;
-            v[u] = e < rows * w ? A[at<upper>(row0 + r, c0 + j, lda)] : T(0);
-        }
-#pragma unroll
-        for (int u = 0; u < pl; u++) {
-            int e = t + u * step_threads, f = e % nf, s = e / nf;
-            if (e < rows * w) P[upper ? s : f][upper ? f : s] = v[u];
-        }
-    }
-    __shared__ T inv[sb]; // solve: 1 / L(j, j), off the column loop's chain
-    if (!diag) {
-        __syncthreads();
-        if (t < w) inv[t] = T(1) / D[t][t];
-    }
+    for (int c = 0; c < sb; c++)
+        x[c] = holds && c < w && (!in_d || c <= t)
+                   ? A[at<upper>(row, c0 + c, lda)]
+                   : T(0);
+    for (int e = t; e < 2 * sb; e += blockDim.x)
+        col[0][e] = col[1][e] = T(0);
     __syncthreads();
-    constexpr int nq = diag ? dq : pq;
-    T(*X)[sb + 1] = diag ? D : P; // the rows this block updates
-    const int xrows = diag ? w : rows;
-    T x_[nq];
-#pragma unroll
-    for (int q = 0; q < nq; q++) {
-        int i = g + groups * q;
-        x_[q] = i < xrows && c < w && (!diag || i >= c) ? X[i][c] : T(0);
+    if (in_d) col[0][t] = x[0];
+    __syncthreads();
+    // Where column j of this row goes: D into its slot (block 0) or in
+    // place, P in place.
+    T *to = A;
+    int ld = lda, r = row, cb = c0;
+    bool store = holds;
+    if (in_d && panel) {
+        store = holds && slot && blockIdx.x == 0;
+        to = slot + (size_t)(c0 / sb) * sb * sb;
+        ld = sb, r = t, cb = 0;
     }
     int bad = 0; // failing column + 1, the same in every thread
-    T my_rs = 0; // the scale of column c
-    for (int j = 0; j < w; j++) {
-        T rs, scale; // D(c, j) scale = L(c, j) / L(j, j)
-        if (diag) {
-            const T d = D[j][j];
+    // Columns j0 <= j < j0 + 16 with the row's first W registers live.
+    auto columns = [&](int j0, auto width) {
+        constexpr int W = decltype(width)::value;
+        for (int j = j0; j < min(w, j0 + 16); j++) {
+            const T d = col[j % 2][j];
             if (!(d > T(0))) {
                 bad = j + 1;
-                break;
+                return;
             }
-            rs = rsqrt(d);
-            scale = rs * rs;
-        } else {
-            rs = inv[j];
-            scale = rs;
-        }
-        if (c == j) my_rs = rs;
-        if (c > j && c < w) {
-            const T dcj = D[c][j] * scale;
+            const T rs = rsqrt(d);
+            if (store && (!in_d || j <= t)) to[at<upper>(r, cb + j, ld)] = x[0] * rs;
+            const T a = x[0] * (rs * rs); // L(t, j) / L(j, j)
+            const T *cj = &col[j % 2][j + 1];
+            x[0] = fma(-a, cj[0], x[1]);
+            if (in_d && t > j) col[(j + 1) % 2][t] = x[0];
 #pragma unroll
-            for (int q = 0; q < nq; q++) {
-                int i = g + groups * q;
-                if (i < xrows && (!diag || i >= c)) x_[q] -= X[i][j] * dcj;
-            }
-            if (c == j + 1) {
-#pragma unroll
-                for (int q = 0; q < nq; q++) {
-                    int i = g + groups * q;
-                    if (i < xrows && (!diag || i >= c)) X[i][c] = x_[q];
-                }
-            }
+            for (int c = 1; c < W - 1; c++)
+                x[c] = fma(-a, cj[c], x[c + 1]);
+            __syncthreads();
         }
-        __syncthreads();
-    }
-    if (bad) {
+    };
+    columns(0, std::integral_constant<int, sb>());
+    if (!bad) columns(16, std::integral_constant<int, sb - 16>());
+    if (!bad) columns(32, std::integral_constant<int, sb - 32>());
+    if (!bad) columns(48, std::integral_constant<int, sb - 48>());
+    if (t == 0 && blockIdx.x == 0) {
+        if (ok) ok[c0 / sb] = panel && slot && !bad;
         // Plain store: *info may be host memory.
-        if (t == 0 && *info == 0) *info = col0 + c0 + bad;
-        return;
+        if (bad && *info == 0) *info = col0 + c0 + bad;
     }
-    if (c < w) {
-#pragma unroll
-        for (int q = 0; q < nq; q++) {
-            int i = g + groups * q;
-            if (i < xrows && (!diag || i >= c)) X[i][c] = x_[q] * my_rs;
-        }
-    }
-    __syncthreads();
-    if constexpr (diag)
-        for (int e = t; e < w * w; e += step_threads) {
-            int f = e % w, s = e / w, i = upper ? s : f, j = upper ? f : s;
-            if (i >= j) A[at<upper>(c0 + i, c0 + j, lda)] = D[i][j];
-        }
-    else
-        for (int e = t; e < rows * w; e += step_threads) {
-            int f = e % nf, s = e / nf, r = upper ? s : f, j = upper ? f : s;
-            A[at<upper>(row0 + r, c0 + j, lda)] = P[r][j];
-        }
 }
 
-// The other triangle of the column-major n-by-n A (the strictly lower one
-// when `upper`) back from its copy S (leading dimension n).
+// The last launch: the other triangle of the column-major n-by-n A (the
+// strictly lower one when `upper`) back from its copy S (leading
+// dimension n), and the diagonal blocks whose ok is set from their slots.
 template <typename T, bool upper>
-__global__ void restore_kernel(T *A, int lda, int n, const T *S)
+__global__ void restore_kernel(T *A, int lda, int n, const T *S,
+                               const T *slot, const int *ok)
 {
     int i = blockIdx.x * blockDim.x + threadIdx.x,
         j = blockIdx.y * blockDim.y + threadIdx.y;
-    if (i < n && j < n && (upper ? i > j : i < j))
+    if (i >= n || j >= n) return;
+    if (upper ? i > j : i < j)
         A[i + (size_t)j * lda] = S[i + (size_t)j * n];
-}
-
-// Above 48 KiB a kernel must ask for its shared memory: once per GPU.
-template <typename K>
-int ask_smem(K kernel, size_t bytes, std::atomic<bool> *asked)
-{
-    if (bytes <= 48 * 1024) return 0;
-    int dev;
-    HYLA_CUDA_CHECK(cudaGetDevice(&dev));
-    if (dev >= max_gpus || !asked[dev]) {
-        HYLA_CUDA_CHECK(cudaFuncSetAttribute(
-            kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)bytes));
-        if (dev < max_gpus) asked[dev] = true;
-    }
-    return 0;
+    else if (slot && i / sb == j / sb && ok[i / sb])
+        A[i + (size_t)j * lda] =
+            slot[(size_t)(i / sb) * sb * sb + i % sb + (j % sb) * sb];
 }
 
 template <typename T, bool upper>
 int blocked(cublasHandle_t h, cudaStream_t stream, T *A, int lda, int n,
             int *info, int col0)
 {
-    auto factor = potrf_step_kernel<T, upper, true>;
-    auto solve = potrf_step_kernel<T, upper, false>;
-    constexpr size_t bytes = sizeof(T) * (sb + sr) * (sb + 1);
-    static std::atomic<bool> asked[2][max_gpus];
-    if (int rc = ask_smem(factor, bytes, asked[0])) return rc;
-    if (int rc = ask_smem(solve, bytes, asked[1])) return rc;
+    auto factor = potrf_step_kernel<T, upper, false>;
+    auto panel = potrf_step_kernel<T, upper, true>;
     // The trailing updates as GEMMs over the whole square: cuBLAS's SYRK
     // of rank 64 took 78 us for 1984 rows on an H100, 31 of them 0.97 ms
     // of a 2048 tile.  A GEMM writes the other triangle too, which must
-    // come back unchanged: it is copied first and put back at the end.
-    // Without the memory for the copy, SYRKs.
+    // come back unchanged: it is copied first and put back at the end,
+    // with the diagonal blocks from their slots.  Without the memory for
+    // the copy, SYRKs; without slots, a second diagonal kernel a step.
     hyla::scratch mem(stream);
+    const int steps = (n + sb - 1) / sb;
     T *saved = n > sb ? mem.get<T>((size_t)n * n) : nullptr;
+    T *slot = saved ? mem.get<T>((size_t)steps * sb * sb) : nullptr;
+    int *ok = slot ? mem.get<int>(steps) : nullptr;
+    if (!ok) slot = nullptr;
     if (saved)
         HYLA_CUDA_CHECK(cudaMemcpy2DAsync(
             saved, sizeof(T) * n, A, sizeof(T) * lda, sizeof(T) * n, n,
@@ -220,12 +167,17 @@ int blocked(cublasHandle_t h, cudaStream_t stream, T *A, int lda, int n,
     const T one = 1, minus_one = -1;
     for (int c0 = 0; c0 < n; c0 += sb) {
         int w = min(sb, n - c0), below = n - c0 - w;
-        factor<<<1, step_threads, bytes, stream>>>(A, lda, n, c0, info, col0);
-        HYLA_CUDA_CHECK(cudaGetLastError());
+        if (below > 0) {
+            panel<<<(below + sr - 1) / sr, panel_threads, 0, stream>>>(
+                A, lda, n, c0, info, col0, slot, ok);
+            HYLA_CUDA_CHECK(cudaGetLastError());
+        }
+        if (below == 0 || !slot) {
+            factor<<<1, sb, 0, stream>>>(A, lda, n, c0, info, col0, nullptr,
+                                         ok);
+            HYLA_CUDA_CHECK(cudaGetLastError());
+        }
         if (below == 0) break;
-        solve<<<(below + sr - 1) / sr, step_threads, bytes, stream>>>(
-            A, lda, n, c0, info, col0);
-        HYLA_CUDA_CHECK(cudaGetLastError());
         T *A22 = A + (c0 + w) + (size_t)(c0 + w) * lda;
         // The step's panel: L21 (lower) or U12 (upper).
         const T *X = upper ? A + c0 + (size_t)(c0 + w) * lda
@@ -245,7 +197,7 @@ int blocked(cublasHandle_t h, cudaStream_t stream, T *A, int lda, int n,
     if (saved) {
         dim3 threads(32, 8), grid((n + 31) / 32, (n + 7) / 8);
         restore_kernel<T, upper><<<grid, threads, 0, stream>>>(A, lda, n,
-                                                               saved);
+                                                               saved, slot, ok);
         HYLA_CUDA_CHECK(cudaGetLastError());
     }
     return 0;
