@@ -24,7 +24,7 @@ using hyla::blas;
 // for a 2048 tile, half of them cuBLAS TRSMs of 22 us each, Nsight Compute
 // on an H100; it took 2.55 ms there.)
 constexpr int sb = 64;                 // columns of a step
-constexpr int sr = 192;                // rows below D a block factors
+constexpr int sr = 64;                 // rows below D a block factors
 constexpr int panel_threads = sb + sr; // one row of the panel each
 
 // Offset of the lower factor's L(i, j), i >= j, in the column-major tile:
