@@ -49,8 +49,9 @@ __device__ __forceinline__ size_t at(int i, int j, int lda)
 // constants.  Column j is stored as soon as it is final, times its
 // pivot's 1/sqrt.  The update of the columns right of j needs column j of
 // D, which D's threads publish in shared memory (two buffers, one barrier
-// a column); D's thread j + 1 publishes its next column first.  The row
-// shrinks by 16 columns every 16 columns.  (Threads holding a column each,
+// a column); each of them updates and publishes its next column before the
+// rest of its row.  The row shrinks by 16 registers every 16 columns.  A
+// failing pivot leaves the columns before it stored.  (Threads holding a column each,
 // rows spread over them, took 33 us a step for D alone and 19 us more for
 // the rows below; the loops over j unrolled took 38 us a step, missing
 // the instruction cache: Nsight Compute, H100.)  A pivot that is not
