@@ -50,14 +50,14 @@ __device__ __forceinline__ size_t at(int i, int j, int lda)
 // pivot's 1/sqrt.  The update of the columns right of j needs column j of
 // D, which D's threads publish in shared memory (two buffers, one barrier
 // a column); each of them updates and publishes its next column before the
-// rest of its row.  The row shrinks by 16 registers every 16 columns.  A
-// failing pivot leaves the columns before it stored.  (Threads holding a column each,
-// rows spread over them, took 33 us a step for D alone and 19 us more for
-// the rows below; the loops over j unrolled took 38 us a step, missing
-// the instruction cache: Nsight Compute, H100.)  A pivot that is not
-// positive (or NaN) stops the factorization, which sets *info to col0 +
-// c0 + its column + 1 unless *info holds a failure already (the steps run
-// in column order on one stream).
+// rest of its row.  The row shrinks by 16 registers every 16 columns.
+// (Threads holding a column each, rows spread over them, took 33 us a step
+// for D alone and 19 us more for the rows below; the loops over j unrolled
+// took 38 us a step, missing the instruction cache: Nsight Compute, H100.)
+// A pivot that is not positive (or NaN) stops the factorization, leaving
+// the columns before it stored, and sets *info to col0 + c0 + its column
+// + 1 unless *info holds a failure already (the steps run in column order
+// on one stream).
 template <typename T, bool upper, bool panel>
 __global__ void __launch_bounds__(panel_threads)
     potrf_step_kernel(T *A, int lda, int n, int c0, int *info, int col0,
@@ -90,8 +90,10 @@ __global__ void __launch_bounds__(panel_threads)
     bool store = holds;
     if (in_d && panel) {
         store = holds && slot && blockIdx.x == 0;
-        to = slot + (size_t)(c0 / sb) * sb * sb;
-        ld = sb, r = t, cb = 0;
+        if (store) {
+            to = slot + (size_t)(c0 / sb) * sb * sb;
+            ld = sb, r = t, cb = 0;
+        }
     }
     int bad = 0; // failing column + 1, the same in every thread
     // Columns j0 <= j < j0 + 16 with the row's first W registers live.
@@ -104,7 +106,8 @@ __global__ void __launch_bounds__(panel_threads)
                 return;
             }
             const T rs = rsqrt(d);
-            if (store && (!in_d || j <= t)) to[at<upper>(r, cb + j, ld)] = x[0] * rs;
+            if (store && (!in_d || j <= t))
+                to[at<upper>(r, cb + j, ld)] = x[0] * rs;
             const T a = x[0] * (rs * rs); // L(t, j) / L(j, j)
             const T *cj = &col[j % 2][j + 1];
             x[0] = fma(-a, cj[0], x[1]);
