@@ -120,6 +120,60 @@ void hyla_task_dtile_to_lap(const hyla_task_opts_t *o, int uplo,
                          hyla_rt_tile(A, m, n));
 }
 
+// The same through a block of the column-major matrix registered as data
+// of its own (buffer 0: nx rows, ny columns, ld apart), so that the copy
+// may run on another process than the one holding the matrix
+// (distributed tile matrices); the whole tile, on CPU workers.
+static void cl_dlapblock_to_tile_cpu(void *buffers[], void *cl_arg)
+{
+    const struct dlayout_args *a = cl_arg;
+    if (hyla_rt_seq_failed(a->seq)) return;
+    hyla_cpu_dlap_to_tile(HYLA_FULL, HYLA_TILE_ROWS(buffers[1]),
+                          HYLA_TILE_COLS(buffers[1]),
+                          (const double *)STARPU_MATRIX_GET_PTR(buffers[0]),
+                          (int)STARPU_MATRIX_GET_LD(buffers[0]),
+                          HYLA_TILE_PTR(buffers[1]), HYLA_TILE_LD(buffers[1]));
+}
+
+static void cl_dtile_to_lapblock_cpu(void *buffers[], void *cl_arg)
+{
+    const struct dlayout_args *a = cl_arg;
+    if (hyla_rt_seq_failed(a->seq)) return;
+    hyla_cpu_dtile_to_lap(HYLA_FULL, HYLA_TILE_ROWS(buffers[0]),
+                          HYLA_TILE_COLS(buffers[0]), HYLA_TILE_PTR(buffers[0]),
+                          HYLA_TILE_LD(buffers[0]),
+                          (double *)STARPU_MATRIX_GET_PTR(buffers[1]),
+                          (int)STARPU_MATRIX_GET_LD(buffers[1]));
+}
+
+HYLA_CODELET(dlapblock_to_tile, cl_dlapblock_to_tile_cpu, NULL, 2, STARPU_R,
+             STARPU_W);
+HYLA_CODELET(dtile_to_lapblock, cl_dtile_to_lapblock_cpu, NULL, 2, STARPU_R,
+             STARPU_W);
+
+void hyla_task_dlapblock_to_tile(const hyla_task_opts_t *o, void *block,
+                                 const hyla_desc_t *A, int m, int n)
+{
+    struct dlayout_args *a = hyla_cl_args(o, sizeof *a);
+    if (!a) return;
+    *a = (struct dlayout_args){o->seq, HYLA_FULL, NULL, 0};
+    HYLA_TASK_INSERT(o, &cl_dlapblock_to_tile, STARPU_CL_ARGS, a, sizeof *a,
+                     STARPU_R, (starpu_data_handle_t)block, STARPU_W,
+                     hyla_rt_tile(A, m, n));
+}
+
+void hyla_task_dtile_to_lapblock(const hyla_task_opts_t *o,
+                                 const hyla_desc_t *A, int m, int n,
+                                 void *block)
+{
+    struct dlayout_args *a = hyla_cl_args(o, sizeof *a);
+    if (!a) return;
+    *a = (struct dlayout_args){o->seq, HYLA_FULL, NULL, 0};
+    HYLA_TASK_INSERT(o, &cl_dtile_to_lapblock, STARPU_CL_ARGS, a, sizeof *a,
+                     STARPU_R, hyla_rt_tile(A, m, n), STARPU_W,
+                     (starpu_data_handle_t)block);
+}
+
 // A tile of a matrix padded beyond the column-major one (hyla_cpu_dlap_
 // pad_to_tile): rows, columns from Af (the tile's corner in it; NULL when
 // none), the diagonal of ones, where the row sums go.

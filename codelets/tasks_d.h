@@ -68,6 +68,13 @@ void hyla_task_dlap_to_tile(const hyla_task_opts_t *o, int uplo,
 void hyla_task_dtile_to_lap(const hyla_task_opts_t *o, int uplo,
                             const hyla_desc_t *A, int m, int n, double *Af,
                             int lda);
+// The same through block (m, n) of the column-major matrix, registered
+// as data of its own (hyla_rt_lap_blocks_create), whole tiles.
+void hyla_task_dlapblock_to_tile(const hyla_task_opts_t *o, void *block,
+                                 const hyla_desc_t *A, int m, int n);
+void hyla_task_dtile_to_lapblock(const hyla_task_opts_t *o,
+                                 const hyla_desc_t *A, int m, int n,
+                                 void *block);
 // Tile (m, n) of A, a square matrix padded beyond the na-by-na
 // column-major Af by the identity; sums (A's mb(m) rows) gets the sums of
 // the absolute values of Af's elements in each of the tile's rows.

@@ -43,6 +43,12 @@ void hyla_pdlap_to_desc(int uplo, const double *Af, int lda,
                         const hyla_desc_t *A, hyla_seq_t *seq);
 void hyla_pddesc_to_lap(int uplo, const hyla_desc_t *A, double *Af, int lda,
                         hyla_seq_t *seq);
+// The same through blocks of the column-major matrix registered as data
+// (hyla_rt_lap_blocks_create), whole tiles; works on distributed matrices.
+void hyla_pdlap_blocks_to_desc(void *const *blocks, const hyla_desc_t *A,
+                               hyla_seq_t *seq);
+void hyla_pddesc_to_lap_blocks(const hyla_desc_t *A, void *const *blocks,
+                               hyla_seq_t *seq);
 // The square A = [Af 0; 0 I] from the na-by-na column-major Af; sums
 // (A->m * A->nt) gets the row sums of |Af| by tile column: element
 // n * A->m + i sums row i's over tile column n (0 for i >= na).  The tile

@@ -249,7 +249,7 @@ static int start_starpu(const hyla_config_t *c, int ngpus)
     char value[16];
     snprintf(value, sizeof value, "%d", streams);
     if (ngpus != 0) setenv("STARPU_NWORKER_PER_CUDA", value, 1);
-    int ret = starpu_init(&conf);
+    int ret = hyla_rt_starpu_start(&conf);
     if (saved)
         setenv("STARPU_NWORKER_PER_CUDA", saved, 1);
     else
@@ -311,7 +311,7 @@ HYLA_EXPORT int hyla_init(const hyla_config_t *cfg)
     int is_auto = asked.mode == HYLA_MODE_AUTO;
     if (!ret && c.ngpus != 0 && (!c.scheduler || is_auto) &&
         hyla_rt_gpus_init() == 0) {
-        starpu_shutdown();
+        hyla_rt_starpu_stop();
         if (is_auto) c = asked;
         ret = start_starpu(&c, 0);
     }
@@ -324,7 +324,7 @@ HYLA_EXPORT int hyla_init(const hyla_config_t *cfg)
                              "hyla_init: starpu_init failed (%d)", ret);
     int ngpus = hyla_rt_gpus_init();
     if (gpu_mode && ngpus == 0) {
-        starpu_shutdown();
+        hyla_rt_starpu_stop();
         hyla_rt_tuning_free();
         return hyla_rt_error(HYLA_ERR_NOT_SUPPORTED,
                              "hyla_init: mode %s, but no GPU was found", name);
@@ -352,7 +352,7 @@ HYLA_EXPORT int hyla_init(const hyla_config_t *cfg)
     }
     if ((rc = hyla_rt_panel_workers_init(c.panel_threads))) {
         if (ngpus) starpu_cublas_shutdown();
-        starpu_shutdown();
+        hyla_rt_starpu_stop();
         hyla_rt_tuning_free();
         openblas_set_num_threads(ctx.blas_threads);
         return hyla_rt_error(rc, "hyla_init: cannot build the panel workers");
@@ -382,7 +382,8 @@ HYLA_EXPORT int hyla_finalize(void)
     hyla_rt_trace_release();
     hyla_rt_tuning_free();
     if (ctx.cfg.ngpus) starpu_cublas_shutdown();
-    starpu_shutdown();
+    hyla_rt_starpu_stop();
+    hyla_rt_mpi_release();
     openblas_set_num_threads(ctx.blas_threads);
     ctx.initialized = 0;
     return HYLA_SUCCESS;

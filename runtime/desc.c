@@ -122,8 +122,9 @@ static void desc_free(hyla_desc_t *A)
 
 // A tile matrix; temp: without memory of its own, StarPU allocates each
 // tile where a task first writes it and drops it when it is destroyed.
+// grid: distributed over grid[0] x grid[1] processes, or NULL.
 static int desc_new(hyla_desc_t **out, hyla_dtype_t dtype, int m, int n, int nb,
-                    int temp)
+                    int temp, const int *grid)
 {
     hyla_desc_t *A = calloc(1, sizeof *A);
     if (!A) return HYLA_ERR_OUT_OF_MEMORY;
@@ -134,32 +135,52 @@ static int desc_new(hyla_desc_t **out, hyla_dtype_t dtype, int m, int n, int nb,
     A->nb = nb;
     A->mt = (m + nb - 1) / nb;
     A->nt = (n + nb - 1) / nb;
-    A->bytes = (size_t)m * n * A->elemsize;
+    A->dist = grid != NULL;
+    A->p = grid ? grid[0] : 1;
+    A->q = grid ? grid[1] : 1;
+    int me = A->dist ? hyla_rt_rank() : 0;
+    // This process's tiles (all of them unless distributed).
+    A->bytes = 0;
+    for (int j = 0; j < A->nt; j++)
+        for (int i = 0; i < A->mt; i++)
+            if (hyla_tile_owner(A, i, j) == me)
+                A->bytes += (size_t)hyla_tile_mb(A, i) * hyla_tile_nb(A, j) *
+                            A->elemsize;
     size_t ntiles = (size_t)A->mt * A->nt;
     if (ntiles) {
         A->handles = calloc(ntiles, sizeof *A->handles);
-        A->mat = A->handles && !temp ? tiles_alloc(A->bytes) : NULL;
-        if (!A->handles || (!temp && !A->mat)) {
+        A->mat = A->handles && !temp && A->bytes ? tiles_alloc(A->bytes) : NULL;
+        if (!A->handles || (!temp && A->bytes && !A->mat)) {
             desc_free(A);
             return HYLA_ERR_OUT_OF_MEMORY;
         }
     }
+    long long tags = A->dist ? hyla_rt_mpi_tags((long long)ntiles) : 0;
+    char *next = A->mat; // where this process's next tile goes
     for (int j = 0; j < A->nt; j++)
         for (int i = 0; i < A->mt; i++) {
             starpu_data_handle_t h;
-            int ld = hyla_tile_nb(A, j);
+            int ld = hyla_tile_nb(A, j), mb = hyla_tile_mb(A, i);
+            int owner = hyla_tile_owner(A, i, j);
             // A row-major tile: nx elements in a row, ny rows, ld apart.
-            if (temp)
-                starpu_matrix_data_register(&h, -1, 0, ld, ld,
-                                            hyla_tile_mb(A, i), A->elemsize);
-            else
-                starpu_matrix_data_register(
-                    &h, STARPU_MAIN_RAM, (uintptr_t)hyla_tile_addr(A, i, j), ld,
-                    ld, hyla_tile_mb(A, i), A->elemsize);
+            // Not distributed, next is hyla_tile_addr(A, i, j).
+            if (temp || owner != me) {
+                starpu_matrix_data_register(&h, -1, 0, ld, ld, mb, A->elemsize);
+            } else {
+                starpu_matrix_data_register(&h, STARPU_MAIN_RAM,
+                                            (uintptr_t)next, ld, ld, mb,
+                                            A->elemsize);
+                next += (size_t)ld * mb * A->elemsize;
+            }
             // Traces name a task's tiles by these.
             starpu_data_set_coordinates(h, 2, i, j);
+#if HYLA_HAVE_MPI
+            if (A->dist)
+                hyla_rt_mpi_register(h, tags + i + (long long)j * A->mt, owner);
+#endif
             A->handles[i + (size_t)j * A->mt] = h;
         }
+    (void)tags;
     live_add(A);
     *out = A;
     return HYLA_SUCCESS;
@@ -167,12 +188,12 @@ static int desc_new(hyla_desc_t **out, hyla_dtype_t dtype, int m, int n, int nb,
 
 int hyla_rt_desc_new(hyla_desc_t **A, hyla_dtype_t dtype, int m, int n, int nb)
 {
-    return desc_new(A, dtype, m, n, nb, 0);
+    return desc_new(A, dtype, m, n, nb, 0, NULL);
 }
 
 int hyla_rt_desc_temp(hyla_desc_t **A, hyla_dtype_t dtype, int m, int n, int nb)
 {
-    return desc_new(A, dtype, m, n, nb, 1);
+    return desc_new(A, dtype, m, n, nb, 1, NULL);
 }
 
 // A column-major matrix from this size on is pinned while a copy of it
@@ -181,15 +202,15 @@ int hyla_rt_desc_temp(hyla_desc_t **A, hyla_dtype_t dtype, int m, int n, int nb)
 // 44 GB/s each way, pageable ones at 7 (to the GPU) and 10.
 enum { PIN_MIN = 4 << 20 };
 
-int hyla_rt_desc_copy(hyla_desc_t **A, hyla_dtype_t dtype, int m, int n,
-                      int nb, const void *Af, int lda)
+int hyla_rt_desc_copy(hyla_desc_t **A, hyla_dtype_t dtype, int m, int n, int nb,
+                      const void *Af, int lda)
 {
     // In native mode the copies and the tasks on the tiles run on the GPUs:
     // the tiles need no host memory, which would cost more to pin than the
     // copies take (StarPU finds host memory for a tile it evicts).  In the
     // other modes CPU workers make the copies, from the matrix as it is.
     int native = hyla_rt_config()->mode == HYLA_MODE_NATIVE;
-    int rc = desc_new(A, dtype, m, n, nb, native);
+    int rc = desc_new(A, dtype, m, n, nb, native, NULL);
     if (rc || !native || m == 0 || n == 0) return rc;
     size_t bytes = ((size_t)lda * (n - 1) + m) * (*A)->elemsize;
     if (bytes < PIN_MIN) return 0;
@@ -206,10 +227,9 @@ int hyla_rt_desc_copy(hyla_desc_t **A, hyla_dtype_t dtype, int m, int n,
     return 0;
 }
 
-HYLA_EXPORT int hyla_desc_create(hyla_desc_t **A, hyla_dtype_t dtype, int m,
-                                 int n, int nb)
+int hyla_rt_desc_create(const char *r, hyla_desc_t **A, hyla_dtype_t dtype,
+                        int m, int n, int nb, const int *grid)
 {
-    const char *r = "hyla_desc_create";
     if (A) *A = NULL;
     int rc = hyla_rt_check_init(r);
     if (rc) return rc;
@@ -220,13 +240,29 @@ HYLA_EXPORT int hyla_desc_create(hyla_desc_t **A, hyla_dtype_t dtype, int m,
     if (m < 0) return hyla_rt_error(-3, "%s: m = %d < 0", r, m);
     if (n < 0) return hyla_rt_error(-4, "%s: n = %d < 0", r, n);
     if (nb < 0) return hyla_rt_error(-5, "%s: nb = %d < 0", r, nb);
+    if (grid) {
+        int p = grid[0], q = grid[1], size = hyla_rt_nprocs();
+        if (p < 1) return hyla_rt_error(-6, "%s: p = %d < 1", r, p);
+        if (q < 1 || (long long)p * q != size)
+            return hyla_rt_error(-7,
+                                 "%s: q = %d: p * q must be the number of "
+                                 "processes, %d",
+                                 r, q, size);
+    }
     // nb 0: the tile size of an LU of this order (the configuration's,
     // else the tuning file's, else the machine's default).
     if (nb == 0)
         hyla_rt_tuned(HYLA_TUNE_GETRF, dtype, hyla_imax(m, n), &nb, NULL);
-    rc = hyla_rt_desc_new(A, dtype, m, n, nb);
+    rc = grid ? desc_new(A, dtype, m, n, nb, 0, grid)
+              : hyla_rt_desc_new(A, dtype, m, n, nb);
     if (rc) return hyla_rt_error(rc, "%s: cannot allocate %d x %d", r, m, n);
     return HYLA_SUCCESS;
+}
+
+HYLA_EXPORT int hyla_desc_create(hyla_desc_t **A, hyla_dtype_t dtype, int m,
+                                 int n, int nb)
+{
+    return hyla_rt_desc_create("hyla_desc_create", A, dtype, m, n, nb, NULL);
 }
 
 HYLA_EXPORT int hyla_desc_destroy(hyla_desc_t **A)
@@ -245,6 +281,46 @@ HYLA_EXPORT int hyla_desc_size(const hyla_desc_t *A, int *m, int *n, int *nb)
     if (n) *n = A->n;
     if (nb) *nb = A->nb;
     return HYLA_SUCCESS;
+}
+
+int hyla_rt_lap_blocks_create(void ***blocks, const hyla_desc_t *A,
+                              const void *Af, int lda)
+{
+    size_t ntiles = (size_t)A->mt * A->nt;
+    *blocks = calloc(ntiles ? ntiles : 1, sizeof **blocks);
+    if (!*blocks) return HYLA_ERR_OUT_OF_MEMORY;
+    int holder = !A->dist || hyla_rt_rank() == 0;
+    long long tags = A->dist ? hyla_rt_mpi_tags((long long)ntiles) : 0;
+    for (int j = 0; j < A->nt; j++)
+        for (int i = 0; i < A->mt; i++) {
+            starpu_data_handle_t h;
+            int mb = hyla_tile_mb(A, i), nb = hyla_tile_nb(A, j);
+            // Column-major: nx = mb contiguous rows, ny = nb columns.
+            if (holder)
+                starpu_matrix_data_register(
+                    &h, STARPU_MAIN_RAM,
+                    (uintptr_t)((const char *)Af +
+                                ((size_t)j * A->nb * lda + (size_t)i * A->nb) *
+                                    A->elemsize),
+                    lda, mb, nb, A->elemsize);
+            else
+                starpu_matrix_data_register(&h, -1, 0, mb, mb, nb, A->elemsize);
+#if HYLA_HAVE_MPI
+            if (A->dist)
+                hyla_rt_mpi_register(h, tags + i + (long long)j * A->mt, 0);
+#endif
+            (*blocks)[i + (size_t)j * A->mt] = h;
+        }
+    (void)tags;
+    return HYLA_SUCCESS;
+}
+
+void hyla_rt_lap_blocks_destroy(void **blocks, const hyla_desc_t *A)
+{
+    if (!blocks) return;
+    for (size_t i = 0; i < (size_t)A->mt * A->nt; i++)
+        if (blocks[i]) starpu_data_unregister(blocks[i]);
+    free(blocks);
 }
 
 int hyla_rt_pivots_create(hyla_pivots_t *P, int *ipiv, int npiv, int nb)
@@ -292,7 +368,7 @@ int hyla_rt_inv_ws_create(const char *r, hyla_trsm_ws_t *ws,
     if (A->nt == 0) return HYLA_SUCCESS;
     // The inverses live where they are computed: no host copy, no pinning.
     int rc = desc_new(&ws->inv, A->dtype, count * hyla_imin(A->nb, A->n), A->n,
-                      A->nb, 1);
+                      A->nb, 1, NULL);
     if (rc) return hyla_rt_error(rc, "%s: no memory for the workspace", r);
     // A scratch tile: each worker gets its own buffer, never transferred.
     starpu_data_handle_t s;

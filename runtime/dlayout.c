@@ -8,16 +8,43 @@ static int check(const char *r, const double *Af, int pa, int lda,
 {
     int rc;
     if ((rc = hyla_rt_check_init(r)) ||
-        (rc = hyla_rt_check_desc(r, pd, A, HYLA_DOUBLE)) ||
+        (rc = hyla_rt_check_desc_any(r, pd, A, HYLA_DOUBLE)) ||
         (rc = hyla_rt_check_ptr(r, pa, "Af", Af, A->m && A->n)) ||
         (rc = hyla_rt_check_ld(r, pa + 1, "lda", lda, A->m)))
         return rc;
     return 0;
 }
 
+// A distributed A: Af is rank 0's, the copies run where the tiles are.
+static int dist_copy(const char *r, const double *Af, int pa, int lda,
+                     const hyla_desc_t *A, int pd, int to_tiles)
+{
+    // Only rank 0 has Af: its checks decide for all.
+    int rc = hyla_rt_rank() == 0 ? check(r, Af, pa, lda, A, pd) : 0;
+    int all = hyla_rt_mpi_reduce(rc, 0);
+    if (all && !rc)
+        rc = hyla_rt_error(all, "%s: rank 0's arguments are invalid", r);
+    if (rc) return rc;
+    void **blocks;
+    if ((rc = hyla_rt_lap_blocks_create(&blocks, A, Af, lda)))
+        return hyla_rt_error(rc, "%s: out of memory", r);
+    hyla_seq_t seq;
+    hyla_rt_seq_init_on(&seq, 0, A);
+    if (to_tiles)
+        hyla_pdlap_blocks_to_desc(blocks, A, &seq);
+    else
+        hyla_pddesc_to_lap_blocks(A, blocks, &seq);
+    rc = hyla_rt_seq_wait(&seq);
+    hyla_rt_lap_blocks_destroy(blocks, A);
+    return rc;
+}
+
 HYLA_EXPORT int hyla_dlap_to_desc(const double *Af, int lda, hyla_desc_t *A)
 {
-    int rc = check("hyla_dlap_to_desc", Af, 1, lda, A, 3);
+    const char *r = "hyla_dlap_to_desc";
+    if (A && A->dist && hyla_rt_initialized() && A->dtype == HYLA_DOUBLE)
+        return dist_copy(r, Af, 1, lda, A, 3, 1);
+    int rc = check(r, Af, 1, lda, A, 3);
     if (rc) return rc;
     hyla_seq_t seq;
     hyla_rt_seq_init(&seq, 0);
@@ -27,7 +54,10 @@ HYLA_EXPORT int hyla_dlap_to_desc(const double *Af, int lda, hyla_desc_t *A)
 
 HYLA_EXPORT int hyla_ddesc_to_lap(const hyla_desc_t *A, double *Af, int lda)
 {
-    int rc = check("hyla_ddesc_to_lap", Af, 2, lda, A, 1);
+    const char *r = "hyla_ddesc_to_lap";
+    if (A && A->dist && hyla_rt_initialized() && A->dtype == HYLA_DOUBLE)
+        return dist_copy(r, Af, 2, lda, A, 1, 0);
+    int rc = check(r, Af, 2, lda, A, 1);
     if (rc) return rc;
     hyla_seq_t seq;
     hyla_rt_seq_init(&seq, 0);

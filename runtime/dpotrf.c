@@ -17,16 +17,18 @@ HYLA_EXPORT int hyla_dpotrf_tile(char uplo, hyla_desc_t *A)
     int rc, u;
     if ((rc = hyla_rt_check_init(r)) ||
         (rc = hyla_rt_check_uplo(r, 1, uplo, &u)) ||
-        (rc = hyla_rt_check_desc(r, 2, A, HYLA_DOUBLE)))
+        (rc = hyla_rt_check_desc_any(r, 2, A, HYLA_DOUBLE)))
         return rc;
     if (A->m != A->n)
         return hyla_rt_error(-2, "%s: A is %d x %d, not square", r, A->m, A->n);
 
     // After a failing diagonal block the rest of the factorization is void.
-    hyla_trsm_ws_t ws;
-    if ((rc = hyla_rt_trsm_ws_create(r, &ws, A, 1))) return rc;
+    // Distributed, the solves are TRSMs (the inverses' workspace is one
+    // process's).
+    hyla_trsm_ws_t ws = {NULL, NULL};
+    if (!A->dist && (rc = hyla_rt_trsm_ws_create(r, &ws, A, 1))) return rc;
     hyla_seq_t seq;
-    hyla_rt_seq_init(&seq, 1);
+    hyla_rt_seq_init_on(&seq, 1, A);
     hyla_pdpotrf(u, A, potrf_lookahead(A->n), &ws, &seq);
     rc = hyla_rt_seq_wait(&seq);
     hyla_rt_trsm_ws_destroy(&ws);

@@ -6,6 +6,9 @@
 
 #include "runtime.h"
 #include <starpu.h>
+#if HYLA_HAVE_MPI
+#include <starpu_mpi.h>
+#endif
 
 static inline starpu_data_handle_t hyla_rt_tile(const hyla_desc_t *A, int m,
                                                 int n)
@@ -65,21 +68,68 @@ const uint32_t *hyla_rt_owner_mask(int owner, unsigned *len);
 // Clamp a priority into the scheduler's range.
 int hyla_rt_priority(int priority);
 
+// StarPU, with StarPU-MPI when hyla_mpi_init() starts it.
+int hyla_rt_starpu_start(struct starpu_conf *conf);
+void hyla_rt_starpu_stop(void);
+// After hyla_finalize (or a failed hyla_mpi_init): no more MPI.
+void hyla_rt_mpi_release(void);
+
 // Insert a task of codelet cl for options o, then the task_insert
-// arguments.  The task is counted in o->seq and signals it when done.
-#define HYLA_TASK_INSERT(o, cl, ...)                                           \
+// arguments, which start with STARPU_CL_ARGS.  The task is counted in
+// o->seq and signals it when done.  On a distributed call every process
+// inserts it; the one that owns the tiles it writes runs it, the others
+// send it the tiles it reads.
+#define HYLA_TASK_INSERT_ARGS(o, cl, ...)                                      \
+    (cl), STARPU_CALLBACK_WITH_ARG_NFREE, hyla_rt_seq_task_done,               \
+        (void *)(o)->seq, STARPU_EXECUTE_WHERE, hyla_rt_where(cl),             \
+        STARPU_PRIORITY, hyla_rt_priority((o)->priority),                      \
+        STARPU_TASK_WORKERIDS, hyla_len_, (uint32_t *)hyla_mask_, __VA_ARGS__, \
+        0
+
+#define HYLA_TASK_INSERT_LOCAL(o, cl, ...)                                     \
     do {                                                                       \
         hyla_rt_seq_task_added((o)->seq);                                      \
         unsigned hyla_len_;                                                    \
         const uint32_t *hyla_mask_ =                                           \
             hyla_rt_owner_mask((o)->owner, &hyla_len_);                        \
-        int hyla_ret_ = starpu_task_insert(                                    \
-            (cl), STARPU_CALLBACK_WITH_ARG_NFREE, hyla_rt_seq_task_done,       \
-            (void *)(o)->seq, STARPU_EXECUTE_WHERE, hyla_rt_where(cl),         \
-            STARPU_PRIORITY,                                                   \
-            hyla_rt_priority((o)->priority), STARPU_TASK_WORKERIDS, hyla_len_, \
-            (uint32_t *)hyla_mask_, __VA_ARGS__, 0);                           \
+        int hyla_ret_ =                                                        \
+            starpu_task_insert(HYLA_TASK_INSERT_ARGS(o, cl, __VA_ARGS__));     \
         hyla_rt_seq_insert_result((o)->seq, hyla_ret_);                        \
     } while (0)
+
+#if HYLA_HAVE_MPI
+MPI_Comm hyla_rt_mpi_comm(void);
+void hyla_rt_mpi_register(starpu_data_handle_t h, long long tag, int owner);
+// Frees the STARPU_CL_ARGS block of a task this process does not run.
+void hyla_rt_mpi_not_run(int first, ...);
+
+#define HYLA_TASK_INSERT_MPI(o, cl, ...)                                       \
+    do {                                                                       \
+        unsigned hyla_len_;                                                    \
+        const uint32_t *hyla_mask_ =                                           \
+            hyla_rt_owner_mask((o)->owner, &hyla_len_);                        \
+        struct starpu_task *hyla_task_ = starpu_mpi_task_build(                \
+            hyla_rt_mpi_comm(), HYLA_TASK_INSERT_ARGS(o, cl, __VA_ARGS__));    \
+        if (hyla_task_) {                                                      \
+            hyla_rt_seq_task_added((o)->seq);                                  \
+            hyla_rt_seq_insert_result((o)->seq,                                \
+                                      starpu_task_submit(hyla_task_));         \
+        } else {                                                               \
+            hyla_rt_mpi_not_run(__VA_ARGS__);                                  \
+        }                                                                      \
+        starpu_mpi_task_post_build(hyla_rt_mpi_comm(),                         \
+                                   HYLA_TASK_INSERT_ARGS(o, cl, __VA_ARGS__)); \
+    } while (0)
+
+#define HYLA_TASK_INSERT(o, cl, ...)                                           \
+    do {                                                                       \
+        if ((o)->seq->dist)                                                    \
+            HYLA_TASK_INSERT_MPI(o, cl, __VA_ARGS__);                          \
+        else                                                                   \
+            HYLA_TASK_INSERT_LOCAL(o, cl, __VA_ARGS__);                        \
+    } while (0)
+#else
+#define HYLA_TASK_INSERT(o, cl, ...) HYLA_TASK_INSERT_LOCAL(o, cl, __VA_ARGS__)
+#endif
 
 #endif // HYLA_RUNTIME_GLUE_H

@@ -77,12 +77,16 @@ HYLA_EXPORT int hyla_desc_place(hyla_desc_t *A, hyla_place_t where)
     if (where == HYLA_PLACE_GPUS && gpus.n == 0) return HYLA_SUCCESS;
 
     // Start every copy, then wait for each: the transfers overlap.  A
-    // read-only acquisition waits for the tasks that write the tile.
+    // read-only acquisition waits for the tasks that write the tile.  Of a
+    // distributed matrix, this process's tiles.
     size_t ntiles = (size_t)A->mt * A->nt;
     for (int pass = 0; pass < 2; pass++)
         for (size_t i = 0; i < ntiles; i++) {
             starpu_data_handle_t h = A->handles[i];
             int col = (int)(i / (size_t)A->mt);
+            if (A->dist && hyla_tile_owner(A, (int)(i % (size_t)A->mt), col) !=
+                               hyla_rt_rank())
+                continue;
             int node = where == HYLA_PLACE_HOST ? STARPU_MAIN_RAM
                                                 : (int)gpus.node[col % gpus.n];
             if (pass == 0) {

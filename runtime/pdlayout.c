@@ -37,6 +37,29 @@ void hyla_pddesc_to_lap(int uplo, const hyla_desc_t *A, double *Af, int lda,
         }
 }
 
+// The same through blocks of the column-major matrix registered as data
+// (hyla_rt_lap_blocks_create), whole tiles: on a distributed matrix, each
+// tile's process gets its block from rank 0, or sends its tile there.
+void hyla_pdlap_blocks_to_desc(void *const *blocks, const hyla_desc_t *A,
+                               hyla_seq_t *seq)
+{
+    hyla_task_opts_t o = hyla_task_opts(seq);
+    for (int n = 0; n < A->nt; n++)
+        for (int m = 0; m < A->mt; m++)
+            hyla_task_dlapblock_to_tile(&o, blocks[m + (size_t)n * A->mt], A, m,
+                                        n);
+}
+
+void hyla_pddesc_to_lap_blocks(const hyla_desc_t *A, void *const *blocks,
+                               hyla_seq_t *seq)
+{
+    hyla_task_opts_t o = hyla_task_opts(seq);
+    for (int n = 0; n < A->nt; n++)
+        for (int m = 0; m < A->mt; m++)
+            hyla_task_dtile_to_lapblock(&o, A, m, n,
+                                        blocks[m + (size_t)n * A->mt]);
+}
+
 // The i-th tile column of nt to come in, by groups of `parts`.
 static int in_group_order(int i, int nt, int parts)
 {

@@ -26,7 +26,17 @@ struct hyla_desc {
     void *pinned;       // the column-major matrix of a copy, pinned, or NULL
     size_t pinned_size; // its bytes
     struct hyla_desc *prev, *next; // list of live descriptors
+    // Distributed over a p-by-q grid of processes (hyla_desc_create_dist):
+    // mat holds this rank's tiles only, in tile order, and tile (m, n)
+    // belongs to rank hyla_tile_owner(A, m, n).  p = q = 1 otherwise.
+    int dist, p, q;
 };
+
+// The rank that holds tile (m, n).
+static inline int hyla_tile_owner(const hyla_desc_t *A, int m, int n)
+{
+    return (m % A->p) * A->q + n % A->q;
+}
 
 // Rows of tile row m.
 static inline int hyla_tile_mb(const hyla_desc_t *A, int m)
@@ -40,6 +50,7 @@ static inline int hyla_tile_nb(const hyla_desc_t *A, int n)
     return n == A->nt - 1 ? A->n - n * A->nb : A->nb;
 }
 
+// Where tile (m, n) of a matrix that is not distributed is.
 static inline void *hyla_tile_addr(const hyla_desc_t *A, int m, int n)
 {
     size_t off =
@@ -106,10 +117,18 @@ typedef struct hyla_seq {
     int status;       // first failure (< 0), kept atomically
     int info;         // smallest positive numerical info, kept atomically
     int stop_on_info; // later tasks do nothing once info > 0 (potrf)
+    int dist;         // tasks on distributed matrices, on every process
 } hyla_seq_t;
 
 void hyla_rt_seq_init(hyla_seq_t *seq, int stop_on_info);
+// The same for a call on the distributed matrix A (when it is one): its
+// tasks are inserted on every process, which runs those that write its
+// tiles, and the wait is collective.
+void hyla_rt_seq_init_on(hyla_seq_t *seq, int stop_on_info,
+                         const hyla_desc_t *A);
 // Waits for every task of seq; returns the failure status, else info.
+// On a distributed call, also for the communications, and the status and
+// info are those of all processes (the first failure, the smallest info).
 int hyla_rt_seq_wait(hyla_seq_t *seq);
 void hyla_rt_seq_fail(hyla_seq_t *seq, int status);
 void hyla_rt_seq_info(hyla_seq_t *seq, int info);
@@ -191,6 +210,11 @@ void hyla_rt_tuned(hyla_tune_t r, hyla_dtype_t t, int n, int *nb,
 int hyla_rt_tuned_panel_threads(hyla_mode_t mode);
 
 int hyla_rt_desc_new(hyla_desc_t **A, hyla_dtype_t dtype, int m, int n, int nb);
+// hyla_desc_create() for routine r, with its checks; distributed over a
+// grid[0]-by-grid[1] grid of the processes unless grid is NULL
+// (collective), with the checks of the grid (positions 6 and 7).
+int hyla_rt_desc_create(const char *r, hyla_desc_t **A, hyla_dtype_t dtype,
+                        int m, int n, int nb, const int *grid);
 // Tiles without host memory: each lives where a task first writes it
 // (which must write it whole), and is dropped, not brought back, when A is
 // destroyed.
@@ -202,8 +226,30 @@ int hyla_rt_desc_temp(hyla_desc_t **A, hyla_dtype_t dtype, int m, int n,
 // first), and Af is pinned until A is destroyed, where that can be.
 int hyla_rt_desc_copy(hyla_desc_t **A, hyla_dtype_t dtype, int m, int n,
                       int nb, const void *Af, int lda);
+// The column-major matrix Af (leading dimension lda, A's sizes) cut into
+// blocks of A's tiles, each registered as data of its own, for copies
+// that may run on another process: *blocks[m + n*mt].  Of a distributed
+// A, Af is rank 0's (the others pass anything).  Collective then.
+int hyla_rt_lap_blocks_create(void ***blocks, const hyla_desc_t *A,
+                              const void *Af, int lda);
+// After the tasks that use them; rank 0's copies are in Af again.
+void hyla_rt_lap_blocks_destroy(void **blocks, const hyla_desc_t *A);
 int hyla_rt_pivots_create(hyla_pivots_t *P, int *ipiv, int npiv, int nb);
 void hyla_rt_pivots_destroy(hyla_pivots_t *P);
+
+//==== processes (mpi.c) ====
+
+// This process's rank and the number of processes (0 and 1 without MPI).
+int hyla_rt_rank(void);
+int hyla_rt_nprocs(void);
+// Whether hyla runs StarPU-MPI (started by hyla_mpi_init()).
+int hyla_rt_mpi(void);
+// On distributed matrices: the first of `count` consecutive tags
+// (identical on every process, as descriptors are made collectively).
+long long hyla_rt_mpi_tags(long long count);
+// Collective: the smallest status (a failure, < 0) and the smallest
+// positive info over the processes; status if any process failed.
+int hyla_rt_mpi_reduce(int status, int info);
 
 //==== errors ====
 
@@ -215,8 +261,12 @@ void hyla_rt_error_clear(void);
 // Argument checks shared by the entry points; each returns 0 or the
 // LAPACK-style -pos status, with a detail message naming the routine.
 int hyla_rt_check_init(const char *routine);
+// A tile matrix of type dtype, not distributed.
 int hyla_rt_check_desc(const char *routine, int pos, const hyla_desc_t *A,
                        hyla_dtype_t dtype);
+// The same, distributed or not (routines that run on distributed matrices).
+int hyla_rt_check_desc_any(const char *routine, int pos, const hyla_desc_t *A,
+                           hyla_dtype_t dtype);
 int hyla_rt_check_uplo(const char *routine, int pos, char uplo, int *flag);
 int hyla_rt_check_trans(const char *routine, int pos, char trans, int *flag);
 // A size, >= 0.

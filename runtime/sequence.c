@@ -10,6 +10,14 @@ void hyla_rt_seq_init(hyla_seq_t *seq, int stop_on_info)
     seq->status = 0;
     seq->info = 0;
     seq->stop_on_info = stop_on_info;
+    seq->dist = 0;
+}
+
+void hyla_rt_seq_init_on(hyla_seq_t *seq, int stop_on_info,
+                         const hyla_desc_t *A)
+{
+    hyla_rt_seq_init(seq, stop_on_info);
+    seq->dist = A->dist;
 }
 
 int hyla_rt_seq_wait(hyla_seq_t *seq)
@@ -21,7 +29,9 @@ int hyla_rt_seq_wait(hyla_seq_t *seq)
     pthread_cond_destroy(&seq->done);
     pthread_mutex_destroy(&seq->lock);
     int status = __atomic_load_n(&seq->status, __ATOMIC_ACQUIRE);
-    return status ? status : __atomic_load_n(&seq->info, __ATOMIC_ACQUIRE);
+    int info = __atomic_load_n(&seq->info, __ATOMIC_ACQUIRE);
+    if (seq->dist) return hyla_rt_mpi_reduce(status, info);
+    return status ? status : info;
 }
 
 void hyla_rt_seq_fail(hyla_seq_t *seq, int status)

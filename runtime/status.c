@@ -52,6 +52,19 @@ int hyla_rt_check_init(const char *routine)
 int hyla_rt_check_desc(const char *routine, int pos, const hyla_desc_t *A,
                        hyla_dtype_t dtype)
 {
+    int rc = hyla_rt_check_desc_any(routine, pos, A, dtype);
+    if (rc) return rc;
+    if (A->dist)
+        return hyla_rt_error(HYLA_ERR_NOT_SUPPORTED,
+                             "%s: argument %d is distributed over processes; "
+                             "this routine works on one process's matrices",
+                             routine, pos);
+    return 0;
+}
+
+int hyla_rt_check_desc_any(const char *routine, int pos, const hyla_desc_t *A,
+                           hyla_dtype_t dtype)
+{
     if (!A) return hyla_rt_error(-pos, "%s: argument %d is NULL", routine, pos);
     if (A->dtype != dtype)
         return hyla_rt_error(

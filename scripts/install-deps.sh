@@ -3,10 +3,12 @@
 # Installs what hyla needs on Debian and prints the StarPU prefix on stdout.
 #
 #  1. Debian packages (meson, ninja, pkg-config, hwloc, OpenBLAS, LAPACKE,
-#     and the tools to unpack a Debian source package), only those missing.
+#     OpenMPI, and the tools to unpack a Debian source package), only those
+#     missing.
 #  2. StarPU 1.4 built from Debian's source package (sid or trixie), with CUDA
-#     when nvcc is found, into a cache prefix keyed by version, patch and
-#     configure flags.  A prefix that is already built is reused as it is.
+#     when nvcc is found and with StarPU-MPI when mpicc is, into a cache
+#     prefix keyed by version, patch and configure flags.  A prefix that is
+#     already built is reused as it is.
 #
 # Idempotent: a second run installs nothing and builds nothing.
 #
@@ -14,6 +16,7 @@
 #   HYLA_CACHE          cache folder (default ${XDG_CACHE_HOME:-$HOME/.cache}/hyla)
 #   HYLA_STARPU_VERSION Debian source version to prefer (default 1.4.10+dfsg-2)
 #   HYLA_CUDA           auto | yes | no: build StarPU with CUDA (default auto)
+#   HYLA_MPI            auto | yes | no: build StarPU-MPI (default auto)
 #   CUDA_HOME           CUDA toolkit (default: the folder above nvcc's bin/,
 #                       else /usr/local/cuda)
 set -euo pipefail
@@ -34,7 +37,8 @@ as_root() {
 
 #==== Debian packages ====
 packages=(gcc g++ make meson ninja-build pkg-config patch xz-utils dpkg-dev
-          python3 libhwloc-dev libopenblas-dev liblapacke-dev)
+          python3 libhwloc-dev libopenblas-dev liblapacke-dev
+          libopenmpi-dev openmpi-bin)
 missing=()
 for p in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' ||
@@ -65,11 +69,21 @@ case "$cuda" in
     *)    die "HYLA_CUDA must be auto, yes or no (got '$cuda')" ;;
 esac
 
+#==== MPI ====
+mpi=${HYLA_MPI:-auto}
+mpicc=$(command -v mpicc || true)
+case "$mpi" in
+    auto) if [ -n "$mpicc" ]; then mpi=yes; else mpi=no; fi ;;
+    yes)  [ -n "$mpicc" ] || die "HYLA_MPI=yes but mpicc was not found" ;;
+    no)   ;;
+    *)    die "HYLA_MPI must be auto, yes or no (got '$mpi')" ;;
+esac
+
 #==== StarPU ====
 # Every flag that changes the installed library is part of the cache key.
 flags=(--enable-maxcpus=256 --enable-maxcudadev=8 --enable-maxnumanodes=8
        --disable-static --disable-build-doc --disable-build-tests
-       --disable-build-examples --disable-mpi --disable-opencl --disable-fortran
+       --disable-build-examples --disable-opencl --disable-fortran
        --disable-socl --disable-starpufft --disable-starpupy --disable-openmp
        --disable-fxt
        --disable-hdf5 --disable-max-fpga --disable-glpk --disable-papi
@@ -78,6 +92,12 @@ if [ "$cuda" = yes ]; then
     flags+=(--with-cuda-dir="$cuda_home")
 else
     flags+=(--disable-cuda)
+fi
+if [ "$mpi" = yes ]; then
+    flags+=(--enable-mpi --disable-mpi-check --disable-mpi-master-slave
+            --disable-tcpip-master-slave)
+else
+    flags+=(--disable-mpi)
 fi
 key_of() {  # version -> cache key
     { echo "$1"; cat "$patch_file"; printf '%s\n' "${flags[@]}"; } |
@@ -155,6 +175,8 @@ log "building StarPU $version (cuda=$cuda) into $prefix; this takes a while"
 grep -q '^#define STARPU_USE_CUDA 1' "$prefix"/include/starpu/1.4/starpu_config.h &&
     built_cuda=yes || built_cuda=no
 [ "$built_cuda" = "$cuda" ] || die "asked for cuda=$cuda but StarPU built cuda=$built_cuda"
-echo "$version cuda=$cuda" >"$prefix/.hyla-complete"
+[ -f "$prefix/lib/pkgconfig/starpumpi-1.4.pc" ] && built_mpi=yes || built_mpi=no
+[ "$built_mpi" = "$mpi" ] || die "asked for mpi=$mpi but StarPU built mpi=$built_mpi"
+echo "$version cuda=$cuda mpi=$mpi" >"$prefix/.hyla-complete"
 log "StarPU $version installed in $prefix"
 echo "$prefix"

@@ -1,0 +1,259 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Distributed tile matrices and Cholesky over StarPU-MPI.
+// @precisions d -> s
+//
+// Run by mpiexec on 1, 2 or 4 processes (meson suite mpi), each with one
+// CPU worker.  On every p-by-q grid of the processes (1x4, 2x2 and 4x1 on
+// four):
+//  - the tile owners are 2-D block-cyclic;
+//  - rank 0's column-major matrix goes to the tiles and back bit for bit,
+//    for sizes that leave edge tiles and rows of padding (lda > m), which
+//    stay untouched;
+//  - the Cholesky factor residual ||A - L L^T|| / (||A|| n eps) (or
+//    U^T U) on orders around the tile size, both uplo;
+//  - a negative diagonal entry gives LAPACKE_dpotrf's info, on every rank;
+//  - argument errors: a grid that is not the processes, a distributed
+//    matrix given to a routine that works on one process's matrices, and
+//    rank 0's bad lda: every rank gets the same status.
+// Rank 0 checks and prints; every rank's status is gathered to it.
+#include "check.h"
+#include "harness.h"
+
+#include <hyla_mpi.h>
+#include <lapacke.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int rank, nprocs;
+
+// The statuses of all ranks: rc when they agree, else a value no call
+// returns (the check that uses it fails).
+static int agreed(int rc)
+{
+    int lo, hi;
+    MPI_Allreduce(&rc, &lo, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+    MPI_Allreduce(&rc, &hi, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    return lo == hi ? lo : -9999;
+}
+
+// A check made on rank 0 with every rank's view: ok on all of them.
+static int all_ok(int ok)
+{
+    int all;
+    MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+    return all;
+}
+
+// Rank 0's m-by-n column-major matrix with lda = m + 2 (NULL elsewhere).
+static double *gen(int m, int n, int seed)
+{
+    if (rank != 0) return NULL;
+    int lda = m + 2;
+    double *A = malloc(sizeof(double) * ((size_t)lda * n + 1));
+    hyla_check_dgen(lda, n, A, lda, seed);
+    return A;
+}
+
+static void owners(int p, int q)
+{
+    hyla_desc_t *T;
+    int rc = hyla_desc_create_dist(&T, HYLA_DOUBLE, 50, 70, 8, p, q);
+    int ok = rc == 0;
+    for (int i = 0; ok && i < 7; i++)
+        for (int j = 0; j < 9; j++)
+            ok = ok && hyla_desc_owner(T, i, j) == (i % p) * q + j % q;
+    ok = ok && hyla_desc_owner(T, 7, 0) == -1 && hyla_desc_owner(T, 0, 9) == -1;
+    ok = all_ok(ok);
+    if (rank == 0)
+        th_check(ok, "grid %dx%d: tile owners are not 2-D block-cyclic", p, q);
+    hyla_desc_destroy(&T);
+}
+
+static void roundtrip(int m, int n, int nb, int p, int q, int seed)
+{
+    int lda = m + 2;
+    size_t size = (size_t)lda * n + 1;
+    double *A = gen(m, n, seed), *B = NULL;
+    if (rank == 0) {
+        B = malloc(sizeof(double) * size);
+        for (size_t e = 0; e < size; e++)
+            B[e] = -7.0;
+    }
+    hyla_desc_t *T;
+    int rc = hyla_desc_create_dist(&T, HYLA_DOUBLE, m, n, nb, p, q);
+    if (!rc) rc = hyla_dlap_to_desc(A, lda, T);
+    if (!rc) rc = hyla_ddesc_to_lap(T, B, lda);
+    hyla_desc_destroy(&T);
+    rc = agreed(rc);
+    if (rank == 0) {
+        int same = 1;
+        for (int j = 0; j < n; j++)
+            for (int i = 0; i < lda; i++) {
+                size_t e = (size_t)j * lda + i;
+                same = same && (i < m ? B[e] == A[e] : B[e] == -7.0);
+            }
+        char note[64];
+        snprintf(note, sizeof note, "layout grid %dx%d rc=%d", p, q, rc);
+        th_row("dlap_to_desc", m, n, nb, 0.0, 0.0, 0.0, rc == 0 && same, note);
+    }
+    free(A);
+    free(B);
+}
+
+// Rank 0's SPD matrix (lda = n + 1), its diagonal entry j set to value
+// when j >= 0, factored on the grid; returns the agreed status, and on
+// rank 0 the residual (NaN unless the status is 0) and LAPACKE's info.
+static int factor(char uplo, int n, int nb, int p, int q, int j, double value,
+                  int seed, double *resid, int *lapack_info)
+{
+    int lda = n + 1;
+    size_t size = (size_t)lda * n + 1;
+    double *A = NULL, *F = NULL;
+    if (rank == 0) {
+        A = malloc(sizeof(double) * size);
+        F = malloc(sizeof(double) * size);
+        hyla_check_dgen_spd(n, A, lda, seed);
+        if (j >= 0) A[(size_t)j * lda + j] = value;
+        memcpy(F, A, sizeof(double) * size);
+    }
+    hyla_desc_t *T;
+    int rc = hyla_desc_create_dist(&T, HYLA_DOUBLE, n, n, nb, p, q);
+    if (!rc) rc = hyla_dlap_to_desc(A, lda, T);
+    if (!rc) rc = hyla_dpotrf_tile(uplo, T);
+    if (rc >= 0) {
+        int rc2 = hyla_ddesc_to_lap(T, F, lda);
+        rc = rc2 ? rc2 : rc;
+    }
+    hyla_desc_destroy(&T);
+    rc = agreed(rc);
+    if (rank == 0) {
+        *resid =
+            rc == 0 ? hyla_check_dresid_potrf(uplo, n, A, lda, F, lda) : NAN;
+        memcpy(F, A, sizeof(double) * size);
+        *lapack_info = LAPACKE_dpotrf(LAPACK_COL_MAJOR, uplo, n, F, lda);
+    }
+    free(A);
+    free(F);
+    return rc;
+}
+
+static void cholesky(char uplo, int n, int nb, int p, int q, int seed)
+{
+    double resid = NAN;
+    int linfo = 0;
+    th_tic();
+    int rc = factor(uplo, n, nb, p, q, -1, 0.0, seed, &resid, &linfo);
+    double t = th_toc();
+    if (rank == 0) {
+        char note[64];
+        snprintf(note, sizeof note, "grid %dx%d uplo=%c info=%d", p, q, uplo,
+                 rc);
+        th_row("dpotrf_tile", n, n, nb, t, (double)n * n * n / 3.0, resid,
+               rc == 0 && resid <= HYLA_CHECK_TOL, note);
+    }
+}
+
+static void breakdown(char uplo, int n, int nb, int p, int q, int j, int seed)
+{
+    double resid;
+    int linfo = -1;
+    int rc = factor(uplo, n, nb, p, q, j, -1.0, seed, &resid, &linfo);
+    if (rank == 0) {
+        char note[80];
+        snprintf(note, sizeof note,
+                 "grid %dx%d uplo=%c -1 at (%d,%d) info=%d "
+                 "lapacke=%d",
+                 p, q, uplo, j, j, rc, linfo);
+        th_row("dpotrf_tile", n, n, nb, 0.0, 0.0, 0.0,
+               rc > 0 && rc == linfo && rc == j + 1, note);
+    }
+}
+
+static void bad_arguments(void)
+{
+    hyla_desc_t *T = NULL;
+    int rc = agreed(
+        hyla_desc_create_dist(&T, HYLA_DOUBLE, 10, 10, 4, 1, nprocs + 1));
+    if (rank == 0) TH_STATUS(rc, -7);
+    rc = agreed(hyla_desc_create_dist(&T, HYLA_DOUBLE, 10, 10, 4, 0, nprocs));
+    if (rank == 0) TH_STATUS(rc, -6);
+    rc = agreed(hyla_desc_create_dist(&T, HYLA_DOUBLE, 10, 10, 4, nprocs, 1));
+    int ipiv[10];
+    int got = rc ? rc : agreed(hyla_dgetrf_tile(T, ipiv));
+    if (rank == 0) TH_STATUS(got, HYLA_ERR_NOT_SUPPORTED);
+    // Only rank 0's column-major arguments are read; its lda decides.
+    double *A = gen(10, 10, 5);
+    got = rc ? rc : agreed(hyla_dlap_to_desc(A, rank == 0 ? 9 : 0, T));
+    if (rank == 0) TH_STATUS(got, -2);
+    got = rc ? rc : agreed(hyla_dlap_to_desc(A, rank == 0 ? 12 : 0, T));
+    if (rank == 0) TH_STATUS(got, 0);
+    free(A);
+    hyla_desc_destroy(&T);
+}
+
+int main(int argc, char **argv)
+{
+    int level;
+    MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &level);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &nprocs);
+    if (rank == 0) th_begin("dpotrf over MPI");
+
+    hyla_config_t cfg;
+    hyla_config_init(&cfg);
+    cfg.ncpus = 1;
+    cfg.mode = HYLA_MODE_CPU;
+    cfg.lookahead = 1;
+    // Started without MPI, hyla makes no distributed matrix.
+    int rc = hyla_init(&cfg);
+    hyla_desc_t *T = NULL;
+    int got =
+        rc ? rc : hyla_desc_create_dist(&T, HYLA_DOUBLE, 4, 4, 2, 1, nprocs);
+    if (!rc) hyla_finalize();
+    got = agreed(got);
+    if (rank == 0) TH_STATUS(got, HYLA_ERR_NOT_SUPPORTED);
+
+    rc = agreed(hyla_mpi_init(&cfg, MPI_COMM_WORLD));
+    if (rc) {
+        if (rank == 0)
+            printf("FAIL hyla_mpi_init: %d (%s) %s\n", rc, hyla_strerror(rc),
+                   hyla_error_detail());
+        MPI_Finalize();
+        return 1;
+    }
+    got = agreed(hyla_mpi_init(&cfg, MPI_COMM_WORLD));
+    if (rank == 0) TH_STATUS(got, HYLA_ERR_REINITIALIZED);
+
+    bad_arguments();
+    int seed = 1;
+    for (int p = 1; p <= nprocs; p++) {
+        if (nprocs % p) continue;
+        int q = nprocs / p;
+        owners(p, q);
+        roundtrip(0, 5, 4, p, q, seed++);
+        roundtrip(1, 1, 4, p, q, seed++);
+        roundtrip(37, 23, 8, p, q, seed++);
+        roundtrip(64, 64, 16, p, q, seed++);
+        static const char uplos[] = {'L', 'U'};
+        for (int u = 0; u < 2; u++) {
+            cholesky(uplos[u], 0, 8, p, q, seed++);
+            cholesky(uplos[u], 1, 8, p, q, seed++);
+            cholesky(uplos[u], 31, 8, p, q, seed++);
+            cholesky(uplos[u], 64, 16, p, q, seed++);
+            cholesky(uplos[u], 101, 16, p, q, seed++);
+            cholesky(uplos[u], 200, 32, p, q, seed++);
+            breakdown(uplos[u], 40, 8, p, q, 0, seed++);
+            breakdown(uplos[u], 40, 8, p, q, 17, seed++);
+            breakdown(uplos[u], 40, 8, p, q, 39, seed++);
+        }
+    }
+
+    rc = hyla_finalize();
+    if (rank == 0) th_check(rc == 0, "hyla_finalize: %d", rc);
+    int code = rank == 0 ? th_end() : 0;
+    MPI_Bcast(&code, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    MPI_Finalize();
+    return code;
+}
