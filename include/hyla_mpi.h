@@ -58,8 +58,10 @@ HYLA_EXPORT int hyla_desc_owner(const hyla_desc_t *A, int i, int j);
 // What works on distributed matrices (collective calls):
 //  - hyla_dlap_to_desc() / hyla_ddesc_to_lap(): the column-major matrix is
 //    read (written) on rank 0 only; the other ranks may pass NULL;
-//  - hyla_dpotrf_tile(): info is the same on every rank;
-//  - hyla_desc_destroy(), hyla_desc_size();
+//  - hyla_dpotrf_tile() and hyla_dgetrf_tile(): info is the same on every
+//    rank, and so is ipiv, which every rank passes whole;
+//  - hyla_desc_destroy(), hyla_desc_size(), hyla_desc_place() (this
+//    process's tiles);
 //  and their s forms.  Other routines return HYLA_ERR_NOT_SUPPORTED.
 
 #ifdef __cplusplus

@@ -328,6 +328,7 @@ int hyla_rt_pivots_create(hyla_pivots_t *P, int *ipiv, int npiv, int nb)
     P->ipiv = ipiv;
     P->nsteps = (npiv + nb - 1) / nb;
     P->handles = NULL;
+    P->W = P->Old = NULL;
     if (P->nsteps == 0) return HYLA_SUCCESS;
     P->handles = calloc(P->nsteps, sizeof *P->handles);
     if (!P->handles) {
@@ -345,12 +346,37 @@ int hyla_rt_pivots_create(hyla_pivots_t *P, int *ipiv, int npiv, int nb)
     return HYLA_SUCCESS;
 }
 
+int hyla_rt_pivots_dist(hyla_pivots_t *P, const hyla_desc_t *A)
+{
+    long long tags = hyla_rt_mpi_tags(P->nsteps);
+    for (int k = 0; k < P->nsteps; k++) {
+#if HYLA_HAVE_MPI
+        hyla_rt_mpi_register(P->handles[k], tags + k, hyla_tile_owner(A, k, k));
+#endif
+    }
+    (void)tags;
+    // A tile row per process row, on the processes of that row.
+    int grid[2] = {A->p, A->q};
+    int rc = desc_new(&P->W, A->dtype, A->p * A->nb, A->n, A->nb, 0, grid);
+    if (!rc)
+        rc = desc_new(&P->Old, A->dtype, A->p * A->nb, A->n, A->nb, 0, grid);
+    return rc;
+}
+
 void hyla_rt_pivots_destroy(hyla_pivots_t *P)
 {
+#if HYLA_HAVE_MPI
+    if (P->W)
+        for (int k = 0; k < P->nsteps; k++)
+            starpu_mpi_get_data_on_all_nodes_detached(hyla_rt_mpi_comm(),
+                                                      P->handles[k]);
+#endif
     for (int k = 0; k < P->nsteps; k++)
         starpu_data_unregister(P->handles[k]);
     free(P->handles);
     P->handles = NULL;
+    hyla_desc_destroy(&P->W);
+    hyla_desc_destroy(&P->Old);
 }
 
 int hyla_rt_trsm_ws_create(const char *r, hyla_trsm_ws_t *ws,

@@ -7,17 +7,21 @@ HYLA_EXPORT int hyla_dgetrf_tile(hyla_desc_t *A, int *ipiv)
     const char *r = "hyla_dgetrf_tile";
     int rc;
     if ((rc = hyla_rt_check_init(r)) ||
-        (rc = hyla_rt_check_desc(r, 1, A, HYLA_DOUBLE)) ||
+        (rc = hyla_rt_check_desc_any(r, 1, A, HYLA_DOUBLE)) ||
         (rc = hyla_rt_check_ptr(r, 2, "ipiv", ipiv, A->m && A->n)))
         return rc;
     if (hyla_imin(A->m, A->n) == 0) return 0;
 
+    // Distributed: the interchanges move rows across processes, the
+    // solves by diagonal tiles are TRSMs, and every process gets all of
+    // ipiv.
     hyla_seq_t seq;
     hyla_pivots_t P;
     hyla_trsm_ws_t ws = {NULL, NULL};
-    hyla_rt_seq_init(&seq, 0);
+    hyla_rt_seq_init_on(&seq, 0, A);
     rc = hyla_rt_pivots_create(&P, ipiv, hyla_imin(A->m, A->n), A->nb);
-    if (!rc) rc = hyla_rt_trsm_ws_create(r, &ws, A, 1);
+    if (!rc && A->dist) rc = hyla_rt_pivots_dist(&P, A);
+    if (!rc && !A->dist) rc = hyla_rt_trsm_ws_create(r, &ws, A, 1);
     int la;
     hyla_rt_tuned(HYLA_TUNE_GETRF, HYLA_DOUBLE, hyla_imax(A->m, A->n), NULL,
                   &la);

@@ -80,11 +80,14 @@ void hyla_rt_trsm_ws_destroy(hyla_trsm_ws_t *ws);
 
 //==== pivots ====
 
-// ipiv split into one piece per panel step, each a runtime handle.
+// ipiv split into one piece per panel step, each a runtime handle.  For
+// a distributed matrix, also the workspaces of the interchanges across
+// processes (codelets/tasks.h); NULL otherwise.
 typedef struct hyla_pivots {
     int *ipiv;
     int nsteps;
     void **handles;
+    struct hyla_desc *W, *Old;
 } hyla_pivots_t;
 
 //==== plain blocks of host memory ====
@@ -235,6 +238,11 @@ int hyla_rt_lap_blocks_create(void ***blocks, const hyla_desc_t *A,
 // After the tasks that use them; rank 0's copies are in Af again.
 void hyla_rt_lap_blocks_destroy(void **blocks, const hyla_desc_t *A);
 int hyla_rt_pivots_create(hyla_pivots_t *P, int *ipiv, int npiv, int nb);
+// The pivots of the distributed A (after hyla_rt_pivots_create): piece k
+// belongs to the process of tile (k, k), and the workspaces of the
+// interchanges are made.  Collective.  hyla_rt_pivots_destroy then brings
+// every piece to every process (each one's ipiv is whole).
+int hyla_rt_pivots_dist(hyla_pivots_t *P, const hyla_desc_t *A);
 void hyla_rt_pivots_destroy(hyla_pivots_t *P);
 
 //==== processes (mpi.c) ====

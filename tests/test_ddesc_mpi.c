@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// Distributed tile matrices and Cholesky over StarPU-MPI.
+// Distributed tile matrices, Cholesky and LU over StarPU-MPI.
 // @precisions d -> s
 //
 // Run by mpiexec on 1, 2 or 4 processes (meson suite mpi), each with one
@@ -12,6 +12,10 @@
 //  - the Cholesky factor residual ||A - L L^T|| / (||A|| n eps) (or
 //    U^T U) on orders around the tile size, both uplo;
 //  - a negative diagonal entry gives LAPACKE_dpotrf's info, on every rank;
+//  - the LU residual ||PA - LU|| / (||A|| n eps) on square, tall and wide
+//    sizes with edge tiles, the pivots equal to LAPACKE_dgetrf's on input
+//    without ties, and the same ipiv on every rank;
+//  - a zero column gives LAPACKE_dgetrf's info, on every rank;
 //  - argument errors: a grid that is not the processes, a distributed
 //    matrix given to a routine that works on one process's matrices, and
 //    rank 0's bad lda: every rank gets the same status.
@@ -171,6 +175,66 @@ static void breakdown(char uplo, int n, int nb, int p, int q, int j, int seed)
     }
 }
 
+// LU of rank 0's m-by-n matrix (lda = m + 1; column `zero` set to zero
+// when >= 0) on the grid: the residual, the pivots against LAPACKE's,
+// every rank's ipiv against rank 0's, the info against LAPACKE's.
+static void lu(int m, int n, int nb, int p, int q, int zero, int seed)
+{
+    int lda = m + 1, k = m < n ? m : n;
+    size_t size = (size_t)lda * n + 1;
+    double *A = NULL, *F = NULL;
+    if (rank == 0) {
+        A = malloc(sizeof(double) * size);
+        F = malloc(sizeof(double) * size);
+        hyla_check_dgen(m, n, A, lda, seed);
+        if (zero >= 0)
+            for (int i = 0; i < m; i++)
+                A[(size_t)zero * lda + i] = 0.0;
+        memcpy(F, A, sizeof(double) * size);
+    }
+    int *ipiv = calloc(k + 1, sizeof(int));
+    hyla_desc_t *T;
+    th_tic();
+    int rc = hyla_desc_create_dist(&T, HYLA_DOUBLE, m, n, nb, p, q);
+    if (!rc) rc = hyla_dlap_to_desc(A, lda, T);
+    if (!rc) rc = hyla_dgetrf_tile(T, ipiv);
+    if (rc >= 0) {
+        int rc2 = hyla_ddesc_to_lap(T, F, lda);
+        rc = rc2 ? rc2 : rc;
+    }
+    double t = th_toc();
+    hyla_desc_destroy(&T);
+    rc = agreed(rc);
+    // Every rank's ipiv is rank 0's.
+    int *all = rank == 0 ? malloc(sizeof(int) * (k + 1) * nprocs) : NULL;
+    MPI_Gather(ipiv, k + 1, MPI_INT, all, k + 1, MPI_INT, 0, MPI_COMM_WORLD);
+    if (rank == 0) {
+        int same = 1;
+        for (int r = 1; r < nprocs; r++)
+            same = same &&
+                   !memcmp(all, all + (size_t)r * (k + 1), sizeof(int) * k);
+        double resid =
+            rc >= 0 ? hyla_check_dresid_getrf(m, n, A, lda, F, lda, ipiv) : NAN;
+        memcpy(F, A, sizeof(double) * size);
+        int *rpiv = calloc(k + 1, sizeof(int));
+        int linfo = LAPACKE_dgetrf(LAPACK_COL_MAJOR, m, n, F, lda, rpiv);
+        int pivots = zero >= 0 || !memcmp(ipiv, rpiv, sizeof(int) * k);
+        char note[96];
+        snprintf(note, sizeof note, "grid %dx%d info=%d lapacke=%d%s%s%s", p, q,
+                 rc, linfo, zero >= 0 ? " zero column" : "",
+                 pivots ? "" : " pivots-differ", same ? "" : " ipiv-differs");
+        th_row("dgetrf_tile", m, n, nb, t, 2.0 * m * n * k / 3.0, resid,
+               rc == linfo && (zero < 0 || rc == zero + 1) &&
+                   resid <= HYLA_CHECK_TOL && pivots && same,
+               note);
+        free(rpiv);
+    }
+    free(all);
+    free(ipiv);
+    free(A);
+    free(F);
+}
+
 static void bad_arguments(void)
 {
     hyla_desc_t *T = NULL;
@@ -180,8 +244,7 @@ static void bad_arguments(void)
     rc = agreed(hyla_desc_create_dist(&T, HYLA_DOUBLE, 10, 10, 4, 0, nprocs));
     if (rank == 0) TH_STATUS(rc, -6);
     rc = agreed(hyla_desc_create_dist(&T, HYLA_DOUBLE, 10, 10, 4, nprocs, 1));
-    int ipiv[10];
-    int got = rc ? rc : agreed(hyla_dgetrf_tile(T, ipiv));
+    int got = rc ? rc : agreed(hyla_dpotrs_tile('L', T, T));
     if (rank == 0) TH_STATUS(got, HYLA_ERR_NOT_SUPPORTED);
     // Only rank 0's column-major arguments are read; its lda decides.
     double *A = gen(10, 10, 5);
@@ -248,6 +311,15 @@ int main(int argc, char **argv)
             breakdown(uplos[u], 40, 8, p, q, 17, seed++);
             breakdown(uplos[u], 40, 8, p, q, 39, seed++);
         }
+        lu(1, 1, 8, p, q, -1, seed++);
+        lu(37, 37, 8, p, q, -1, seed++);
+        lu(64, 64, 16, p, q, -1, seed++);
+        lu(150, 150, 32, p, q, -1, seed++);
+        lu(90, 41, 16, p, q, -1, seed++);
+        lu(41, 90, 16, p, q, -1, seed++);
+        lu(50, 50, 8, p, q, 0, seed++);
+        lu(50, 50, 8, p, q, 21, seed++);
+        lu(50, 50, 8, p, q, 49, seed++);
     }
 
     rc = hyla_finalize();
