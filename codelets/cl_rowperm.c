@@ -97,41 +97,42 @@ static struct rowperm_args *args(const hyla_task_opts_t *o, int op,
     return a;
 }
 
+// A gather, merge or scatter task of step k on the rows of tile row m:
+// pivots, source tile S (R), destination tile D (RW).
+static void insert(const hyla_task_opts_t *o, struct starpu_codelet *cl, int op,
+                   const hyla_desc_t *A, int k, int m, int prow,
+                   const hyla_pivots_t *P, void *S, void *D)
+{
+    struct rowperm_args *a = args(o, op, A, k, m);
+    if (!a) return;
+    a->prow = prow;
+    HYLA_TASK_INSERT(o, cl, STARPU_CL_ARGS, a, sizeof *a, STARPU_R,
+                     hyla_rt_pivot(P, k), STARPU_R, (starpu_data_handle_t)S,
+                     STARPU_RW, (starpu_data_handle_t)D);
+}
+
 void hyla_task_rowperm_gather(const hyla_task_opts_t *o, const hyla_desc_t *A,
                               int k, int m, int n, const hyla_pivots_t *P,
                               const hyla_desc_t *W)
 {
-    struct rowperm_args *a = args(o, OP_GATHER, A, k, m);
-    if (a)
-        HYLA_TASK_INSERT(o, &cl_rowperm_gather, STARPU_CL_ARGS, a, sizeof *a,
-                         STARPU_R, hyla_rt_pivot(P, k), STARPU_R,
-                         hyla_rt_tile(A, m, n), STARPU_RW,
-                         hyla_rt_tile(W, m % A->p, n));
+    insert(o, &cl_rowperm_gather, OP_GATHER, A, k, m, 0, P,
+           hyla_rt_tile(A, m, n), hyla_rt_tile(W, m % A->p, n));
 }
 
 void hyla_task_rowperm_merge(const hyla_task_opts_t *o, const hyla_desc_t *A,
                              int k, int n, const hyla_pivots_t *P,
                              const hyla_desc_t *W, int prow)
 {
-    struct rowperm_args *a = args(o, OP_MERGE, A, k, k);
-    if (!a) return;
-    a->prow = prow;
-    HYLA_TASK_INSERT(o, &cl_rowperm_merge, STARPU_CL_ARGS, a, sizeof *a,
-                     STARPU_R, hyla_rt_pivot(P, k), STARPU_R,
-                     hyla_rt_tile(W, prow, n), STARPU_RW,
-                     hyla_rt_tile(A, k, n));
+    insert(o, &cl_rowperm_merge, OP_MERGE, A, k, k, prow, P,
+           hyla_rt_tile(W, prow, n), hyla_rt_tile(A, k, n));
 }
 
 void hyla_task_rowperm_scatter(const hyla_task_opts_t *o, const hyla_desc_t *A,
                                int k, int m, int n, const hyla_pivots_t *P,
                                const hyla_desc_t *Old)
 {
-    struct rowperm_args *a = args(o, OP_SCATTER, A, k, m);
-    if (a)
-        HYLA_TASK_INSERT(o, &cl_rowperm_scatter, STARPU_CL_ARGS, a, sizeof *a,
-                         STARPU_R, hyla_rt_pivot(P, k), STARPU_R,
-                         hyla_rt_tile(Old, k % A->p, n), STARPU_RW,
-                         hyla_rt_tile(A, m, n));
+    insert(o, &cl_rowperm_scatter, OP_SCATTER, A, k, m, 0, P,
+           hyla_rt_tile(Old, k % A->p, n), hyla_rt_tile(A, m, n));
 }
 
 void hyla_task_rowperm_save(const hyla_task_opts_t *o, const hyla_desc_t *A,
