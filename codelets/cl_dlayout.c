@@ -48,12 +48,12 @@ static void layout_cuda(void *buffers[], const struct dlayout_args *a,
     int m = HYLA_TILE_ROWS(buffers[0]), n = HYLA_TILE_COLS(buffers[0]);
     double *T = HYLA_TILE_PTR(buffers[0]);
     size_t elems = HYLA_CL_CUDA_STAGING / sizeof(double);
-    int rc = to_tile ? hyla_cuda_dlap_to_tile(g.stream, m, n, a->Af, a->lda, T,
-                                              HYLA_TILE_LD(buffers[0]), work,
-                                              elems)
-                     : hyla_cuda_dtile_to_lap(g.stream, a->uplo, m, n, T,
-                                              HYLA_TILE_LD(buffers[0]), a->Af,
-                                              a->lda, work, elems);
+    int rc = to_tile
+                 ? hyla_cuda_dlap_to_tile(g.stream, m, n, a->Af, a->lda, T,
+                                          HYLA_TILE_LD(buffers[0]), work, elems)
+                 : hyla_cuda_dtile_to_lap(g.stream, a->uplo, m, n, T,
+                                          HYLA_TILE_LD(buffers[0]), a->Af,
+                                          a->lda, work, elems);
     rc = hyla_cl_cuda_end(&g, rc);
     if (rc) hyla_rt_seq_fail(a->seq, rc);
 }
@@ -87,22 +87,18 @@ static int native(void)
 }
 
 static struct dlayout_args *layout_args(const hyla_task_opts_t *o, int uplo,
-                                        const double *Af, int lda,
-                                        const hyla_desc_t *A, int m, int n)
+                                        const double *block, int lda)
 {
     struct dlayout_args *a = hyla_cl_args(o, sizeof *a);
-    if (a)
-        *a = (struct dlayout_args){
-            o->seq, uplo,
-            (double *)Af + (size_t)n * A->nb * lda + (size_t)m * A->nb, lda};
+    if (a) *a = (struct dlayout_args){o->seq, uplo, (double *)block, lda};
     return a;
 }
 
 void hyla_task_dlap_to_tile(const hyla_task_opts_t *o, int uplo,
-                            const double *Af, int lda, const hyla_desc_t *A,
+                            const double *block, int lda, const hyla_desc_t *A,
                             int m, int n)
 {
-    struct dlayout_args *a = layout_args(o, uplo, Af, lda, A, m, n);
+    struct dlayout_args *a = layout_args(o, uplo, block, lda);
     if (a)
         HYLA_TASK_INSERT(o, native() ? &cl_dlap_to_tile_gpu : &cl_dlap_to_tile,
                          STARPU_CL_ARGS, a, sizeof *a, STARPU_W,
@@ -110,10 +106,10 @@ void hyla_task_dlap_to_tile(const hyla_task_opts_t *o, int uplo,
 }
 
 void hyla_task_dtile_to_lap(const hyla_task_opts_t *o, int uplo,
-                            const hyla_desc_t *A, int m, int n, double *Af,
+                            const hyla_desc_t *A, int m, int n, double *block,
                             int lda)
 {
-    struct dlayout_args *a = layout_args(o, uplo, Af, lda, A, m, n);
+    struct dlayout_args *a = layout_args(o, uplo, block, lda);
     if (a)
         HYLA_TASK_INSERT(o, native() ? &cl_dtile_to_lap_gpu : &cl_dtile_to_lap,
                          STARPU_CL_ARGS, a, sizeof *a, STARPU_R,

@@ -13,6 +13,7 @@ struct rowperm_args {
     int r0;        // global row of the tile's first row (gather, scatter)
     int nb, nprow; // tile rows and process rows (merge)
     int prow;      // the process row whose rows are merged
+    int inverse;   // the interchanges undone (hyla_rowperm_init)
 };
 
 // The permutation of the pivots in buffer 0, in memory of its own
@@ -27,7 +28,7 @@ static void *perm(hyla_rowperm_t *p, void *buffers[],
         return NULL;
     }
     hyla_rowperm_init(p, npiv, (const int *)STARPU_VECTOR_GET_PTR(buffers[0]),
-                      a->row0, mem);
+                      a->row0, a->inverse, mem);
     return mem;
 }
 
@@ -93,19 +94,20 @@ static struct rowperm_args *args(const hyla_task_opts_t *o, int op,
     struct rowperm_args *a = hyla_cl_args(o, sizeof *a);
     if (a)
         *a = (struct rowperm_args){o->seq, op,   k * A->nb, m * A->nb,
-                                   A->nb,  A->p, 0};
+                                   A->nb,  A->p, 0,         0};
     return a;
 }
 
 // A gather, merge or scatter task of step k on the rows of tile row m:
 // pivots, source tile S (R), destination tile D (RW).
 static void insert(const hyla_task_opts_t *o, struct starpu_codelet *cl, int op,
-                   const hyla_desc_t *A, int k, int m, int prow,
+                   const hyla_desc_t *A, int k, int m, int prow, int inc,
                    const hyla_pivots_t *P, void *S, void *D)
 {
     struct rowperm_args *a = args(o, op, A, k, m);
     if (!a) return;
     a->prow = prow;
+    a->inverse = inc < 0;
     HYLA_TASK_INSERT(o, cl, STARPU_CL_ARGS, a, sizeof *a, STARPU_R,
                      hyla_rt_pivot(P, k), STARPU_R, (starpu_data_handle_t)S,
                      STARPU_RW, (starpu_data_handle_t)D);
@@ -113,34 +115,34 @@ static void insert(const hyla_task_opts_t *o, struct starpu_codelet *cl, int op,
 
 void hyla_task_rowperm_gather(const hyla_task_opts_t *o, const hyla_desc_t *A,
                               int k, int m, int n, const hyla_pivots_t *P,
-                              const hyla_desc_t *W)
+                              int inc)
 {
-    insert(o, &cl_rowperm_gather, OP_GATHER, A, k, m, 0, P,
-           hyla_rt_tile(A, m, n), hyla_rt_tile(W, m % A->p, n));
+    insert(o, &cl_rowperm_gather, OP_GATHER, A, k, m, 0, inc, P,
+           hyla_rt_tile(A, m, n), hyla_rt_tile(P->W, m % A->p, n));
 }
 
 void hyla_task_rowperm_merge(const hyla_task_opts_t *o, const hyla_desc_t *A,
-                             int k, int n, const hyla_pivots_t *P,
-                             const hyla_desc_t *W, int prow)
+                             int k, int n, const hyla_pivots_t *P, int inc,
+                             int prow)
 {
-    insert(o, &cl_rowperm_merge, OP_MERGE, A, k, k, prow, P,
-           hyla_rt_tile(W, prow, n), hyla_rt_tile(A, k, n));
+    insert(o, &cl_rowperm_merge, OP_MERGE, A, k, k, prow, inc, P,
+           hyla_rt_tile(P->W, prow, n), hyla_rt_tile(A, k, n));
 }
 
 void hyla_task_rowperm_scatter(const hyla_task_opts_t *o, const hyla_desc_t *A,
                                int k, int m, int n, const hyla_pivots_t *P,
-                               const hyla_desc_t *Old)
+                               int inc)
 {
-    insert(o, &cl_rowperm_scatter, OP_SCATTER, A, k, m, 0, P,
-           hyla_rt_tile(Old, k % A->p, n), hyla_rt_tile(A, m, n));
+    insert(o, &cl_rowperm_scatter, OP_SCATTER, A, k, m, 0, inc, P,
+           hyla_rt_tile(P->Old, k % A->p, n), hyla_rt_tile(A, m, n));
 }
 
 void hyla_task_rowperm_save(const hyla_task_opts_t *o, const hyla_desc_t *A,
-                            int k, int n, const hyla_desc_t *Old)
+                            int k, int n, const hyla_pivots_t *P)
 {
     struct rowperm_args *a = args(o, OP_SAVE, A, k, k);
     if (a)
         HYLA_TASK_INSERT(o, &cl_rowperm_save, STARPU_CL_ARGS, a, sizeof *a,
                          STARPU_R, hyla_rt_tile(A, k, n), STARPU_W,
-                         hyla_rt_tile(Old, k % A->p, n));
+                         hyla_rt_tile(P->Old, k % A->p, n));
 }

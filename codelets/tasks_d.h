@@ -60,13 +60,14 @@ void hyla_task_dgetrf_panel(const hyla_task_opts_t *o, const hyla_desc_t *A,
 void hyla_task_dlaswp(const hyla_task_opts_t *o, const hyla_desc_t *A, int k,
                       int n, const hyla_pivots_t *P, int inc);
 
-// Tile (m, n) of A from / to the column-major matrix Af; uplo selects a
-// triangle of the tile (HYLA_FULL: all of it).
+// Tile (m, n) of A from / to its block of a column-major matrix (block:
+// the block's first element, lda: the matrix's leading dimension); uplo
+// selects a triangle of the tile (HYLA_FULL: all of it).
 void hyla_task_dlap_to_tile(const hyla_task_opts_t *o, int uplo,
-                            const double *Af, int lda, const hyla_desc_t *A,
+                            const double *block, int lda, const hyla_desc_t *A,
                             int m, int n);
 void hyla_task_dtile_to_lap(const hyla_task_opts_t *o, int uplo,
-                            const hyla_desc_t *A, int m, int n, double *Af,
+                            const hyla_desc_t *A, int m, int n, double *block,
                             int lda);
 // The same through block (m, n) of the column-major matrix, registered
 // as data of its own (hyla_rt_lap_blocks_create), whole tiles.

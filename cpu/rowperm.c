@@ -14,9 +14,11 @@ static int table_size(int npiv)
     return cap;
 }
 
+// mem: src, below, from; the table (keys, values); the inverse's src,
+// below, from.
 size_t hyla_rowperm_size(int npiv)
 {
-    return sizeof(int) * (3 * (size_t)npiv + 2 * (size_t)table_size(npiv));
+    return sizeof(int) * (6 * (size_t)npiv + 2 * (size_t)table_size(npiv));
 }
 
 // The slot of row g: where it is, or the empty one where it goes.
@@ -28,8 +30,27 @@ static int slot(const int *key, int cap, int g)
     return (int)h;
 }
 
+// The inverse of p into src, below, from: the row that top row t took goes
+// back from t, and each old top row comes back from where it went.
+static void invert(hyla_rowperm_t *p, int *src, int *below, int *from)
+{
+    int nbelow = 0, top_end = p->row0 + p->npiv;
+    for (int t = 0; t < p->npiv; t++) {
+        if (p->src[t] < top_end) {
+            src[p->src[t] - p->row0] = p->row0 + t;
+        } else {
+            below[nbelow] = p->src[t];
+            from[nbelow] = t;
+            nbelow++;
+        }
+    }
+    for (int i = 0; i < p->nbelow; i++)
+        src[p->from[i]] = p->below[i];
+    *p = (hyla_rowperm_t){p->npiv, p->row0, nbelow, src, below, from};
+}
+
 void hyla_rowperm_init(hyla_rowperm_t *p, int npiv, const int *ipiv, int row0,
-                       void *mem)
+                       int inverse, void *mem)
 {
     int cap = table_size(npiv);
     int *src = mem, *below = src + npiv, *from = below + npiv;
@@ -67,6 +88,7 @@ void hyla_rowperm_init(hyla_rowperm_t *p, int npiv, const int *ipiv, int row0,
             nbelow++;
         }
     *p = (hyla_rowperm_t){npiv, row0, nbelow, src, below, from};
+    if (inverse) invert(p, val + cap, val + cap + npiv, val + cap + 2 * npiv);
 }
 
 void hyla_rowperm_gather(const hyla_rowperm_t *p, const void *T, int r0,
@@ -90,8 +112,8 @@ void hyla_rowperm_merge(const hyla_rowperm_t *p, const void *W, size_t ldw,
                    row_bytes);
 }
 
-void hyla_rowperm_scatter(const hyla_rowperm_t *p, const void *Old,
-                          size_t ldo, void *T, int r0, int rows, size_t ldt,
+void hyla_rowperm_scatter(const hyla_rowperm_t *p, const void *Old, size_t ldo,
+                          void *T, int r0, int rows, size_t ldt,
                           size_t row_bytes)
 {
     for (int i = 0; i < p->nbelow; i++) {

@@ -20,9 +20,10 @@ typedef struct hyla_rowperm {
 size_t hyla_rowperm_size(int npiv);
 
 // The permutation of LAPACK's ipiv[0 .. npiv-1] (1-based global rows,
-// pivot t for global row row0 + t, applied in order), in mem.
+// pivot t for global row row0 + t, applied in order), or with inverse its
+// inverse (the interchanges undone, in reverse order), in mem.
 void hyla_rowperm_init(hyla_rowperm_t *p, int npiv, const int *ipiv, int row0,
-                       void *mem);
+                       int inverse, void *mem);
 
 // Tiles are row-major: rows apart by ld bytes.  A tile T holds the global
 // rows r0 .. r0 + rows - 1.

@@ -157,6 +157,16 @@ HYLA_EXPORT int hyla_desc_destroy(hyla_desc_t **A);
 HYLA_EXPORT int hyla_desc_size(const hyla_desc_t *A, int *m, int *n, int *nb);
 
 /**
+ * Sizes of this process's local matrix of A in ScaLAPACK's layout
+ * (hyla_dlocal_to_desc()): the rows of the tile rows it holds tiles of,
+ * and the columns of those tile columns (ScaLAPACK's NUMROC).  Those of A
+ * for a matrix that is not distributed.  Any output pointer may be NULL.
+ * @retval HYLA_SUCCESS, -1 (A NULL)
+ */
+HYLA_EXPORT int hyla_desc_local_size(const hyla_desc_t *A, int *mloc,
+                                     int *nloc);
+
+/**
  * Bring the tiles of A to where the next calls will use them, and wait
  * until they are there (after the pending tasks that write them).
  * HYLA_PLACE_GPUS copies tile column n to GPU n mod ngpus, as the cyclic

@@ -58,10 +58,16 @@ HYLA_EXPORT int hyla_desc_owner(const hyla_desc_t *A, int i, int j);
 // What works on distributed matrices (collective calls):
 //  - hyla_dlap_to_desc() / hyla_ddesc_to_lap(): the column-major matrix is
 //    read (written) on rank 0 only; the other ranks may pass NULL;
+//  - hyla_dlocal_to_desc() / hyla_ddesc_to_local(): each process's local
+//    matrix in ScaLAPACK's layout;
 //  - hyla_dpotrf_tile() and hyla_dgetrf_tile(): info is the same on every
 //    rank, and so is ipiv, which every rank passes whole;
-//  - hyla_desc_destroy(), hyla_desc_size(), hyla_desc_place() (this
-//    process's tiles);
+//  - hyla_dgetrs_tile(), hyla_dgesv_tile(), hyla_dpotrs_tile(),
+//    hyla_dposv_tile(): B distributed over the same grid as A, with A's
+//    tile size; hyla_dgetrs_tile() reads the pivots of step k from the
+//    process of tile (k, k), and checks every process's ipiv;
+//  - hyla_desc_destroy(), hyla_desc_size(), hyla_desc_local_size(),
+//    hyla_desc_place() (this process's tiles);
 //  and their s forms.  Other routines return HYLA_ERR_NOT_SUPPORTED.
 
 #ifdef __cplusplus

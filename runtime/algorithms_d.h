@@ -25,9 +25,15 @@ void hyla_pdtrsm(int uplo, int trans, int diag, const hyla_desc_t *A,
                  hyla_seq_t *seq);
 
 // The interchanges of P applied to the rows of B, forward (inc > 0) or
-// backward (inc < 0).
+// backward (inc < 0).  A distributed B needs the workspaces of
+// hyla_rt_pivots_dist for as many columns.
 void hyla_pdlaswp(const hyla_desc_t *B, const hyla_pivots_t *P, int inc,
                   hyla_seq_t *seq);
+// Those of step k on tile column n of A (rows k*nb on): one task, or on a
+// distributed A tasks that move only the rows that change, so that no
+// whole tile crosses processes for an interchange.
+void hyla_pdlaswp_step(hyla_task_opts_t *o, const hyla_desc_t *A, int k, int n,
+                       const hyla_pivots_t *P, int inc);
 
 // B = op(A)^-1 B with the LU factors and pivots of hyla_pdgetrf.
 void hyla_pdgetrs(int trans, const hyla_desc_t *A, const hyla_pivots_t *P,
@@ -43,6 +49,12 @@ void hyla_pdlap_to_desc(int uplo, const double *Af, int lda,
                         const hyla_desc_t *A, hyla_seq_t *seq);
 void hyla_pddesc_to_lap(int uplo, const hyla_desc_t *A, double *Af, int lda,
                         hyla_seq_t *seq);
+// This process's part of a distributed A <-> its column-major local
+// matrix in ScaLAPACK's layout (hyla_dlocal_to_desc).
+void hyla_pdlocal_to_desc(const double *Aloc, int lld, const hyla_desc_t *A,
+                          hyla_seq_t *seq);
+void hyla_pddesc_to_local(const hyla_desc_t *A, double *Aloc, int lld,
+                          hyla_seq_t *seq);
 // The same through blocks of the column-major matrix registered as data
 // (hyla_rt_lap_blocks_create), whole tiles; works on distributed matrices.
 void hyla_pdlap_blocks_to_desc(void *const *blocks, const hyla_desc_t *A,

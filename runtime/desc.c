@@ -283,6 +283,20 @@ HYLA_EXPORT int hyla_desc_size(const hyla_desc_t *A, int *m, int *n, int *nb)
     return HYLA_SUCCESS;
 }
 
+HYLA_EXPORT int hyla_desc_local_size(const hyla_desc_t *A, int *mloc, int *nloc)
+{
+    if (!A) return hyla_rt_error(-1, "hyla_desc_local_size: A is NULL");
+    // This process is (rank / q, rank mod q) in the grid.
+    int rank = A->dist ? hyla_rt_rank() : 0, m = 0, n = 0;
+    for (int i = rank / A->q; i < A->mt; i += A->p)
+        m += hyla_tile_mb(A, i);
+    for (int j = rank % A->q; j < A->nt; j += A->q)
+        n += hyla_tile_nb(A, j);
+    if (mloc) *mloc = m;
+    if (nloc) *nloc = n;
+    return HYLA_SUCCESS;
+}
+
 int hyla_rt_lap_blocks_create(void ***blocks, const hyla_desc_t *A,
                               const void *Af, int lda)
 {
@@ -346,7 +360,8 @@ int hyla_rt_pivots_create(hyla_pivots_t *P, int *ipiv, int npiv, int nb)
     return HYLA_SUCCESS;
 }
 
-int hyla_rt_pivots_dist(hyla_pivots_t *P, const hyla_desc_t *A)
+int hyla_rt_pivots_dist(hyla_pivots_t *P, const hyla_desc_t *A,
+                        const hyla_desc_t *B)
 {
     long long tags = hyla_rt_mpi_tags(P->nsteps);
     for (int k = 0; k < P->nsteps; k++) {
@@ -357,20 +372,25 @@ int hyla_rt_pivots_dist(hyla_pivots_t *P, const hyla_desc_t *A)
     (void)tags;
     // A tile row per process row, on the processes of that row.
     int grid[2] = {A->p, A->q};
-    int rc = desc_new(&P->W, A->dtype, A->p * A->nb, A->n, A->nb, 0, grid);
+    int rc = desc_new(&P->W, A->dtype, A->p * A->nb, B->n, A->nb, 0, grid);
     if (!rc)
-        rc = desc_new(&P->Old, A->dtype, A->p * A->nb, A->n, A->nb, 0, grid);
+        rc = desc_new(&P->Old, A->dtype, A->p * A->nb, B->n, A->nb, 0, grid);
     return rc;
+}
+
+void hyla_rt_pivots_share(hyla_pivots_t *P)
+{
+#if HYLA_HAVE_MPI
+    for (int k = 0; k < P->nsteps; k++)
+        starpu_mpi_get_data_on_all_nodes_detached(hyla_rt_mpi_comm(),
+                                                  P->handles[k]);
+#else
+    (void)P;
+#endif
 }
 
 void hyla_rt_pivots_destroy(hyla_pivots_t *P)
 {
-#if HYLA_HAVE_MPI
-    if (P->W)
-        for (int k = 0; k < P->nsteps; k++)
-            starpu_mpi_get_data_on_all_nodes_detached(hyla_rt_mpi_comm(),
-                                                      P->handles[k]);
-#endif
     for (int k = 0; k < P->nsteps; k++)
         starpu_data_unregister(P->handles[k]);
     free(P->handles);

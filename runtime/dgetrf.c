@@ -20,12 +20,13 @@ HYLA_EXPORT int hyla_dgetrf_tile(hyla_desc_t *A, int *ipiv)
     hyla_trsm_ws_t ws = {NULL, NULL};
     hyla_rt_seq_init_on(&seq, 0, A);
     rc = hyla_rt_pivots_create(&P, ipiv, hyla_imin(A->m, A->n), A->nb);
-    if (!rc && A->dist) rc = hyla_rt_pivots_dist(&P, A);
+    if (!rc && A->dist) rc = hyla_rt_pivots_dist(&P, A, A);
     if (!rc && !A->dist) rc = hyla_rt_trsm_ws_create(r, &ws, A, 1);
     int la;
     hyla_rt_tuned(HYLA_TUNE_GETRF, HYLA_DOUBLE, hyla_imax(A->m, A->n), NULL,
                   &la);
     if (!rc) hyla_pdgetrf(A, &P, la, &ws, &seq);
+    if (!rc && A->dist) hyla_rt_pivots_share(&P);
     int info = hyla_rt_seq_wait(&seq);
     hyla_rt_trsm_ws_destroy(&ws);
     hyla_rt_pivots_destroy(&P);

@@ -10,17 +10,21 @@ HYLA_EXPORT int hyla_dgetrs_tile(char trans, hyla_desc_t *A, const int *ipiv,
     int rc, t;
     if ((rc = hyla_rt_check_init(r)) ||
         (rc = hyla_rt_check_trans(r, 1, trans, &t)) ||
-        (rc = hyla_rt_check_desc(r, 2, A, HYLA_DOUBLE)) ||
-        (rc = hyla_rt_check_ipiv(r, 3, ipiv, A->m == A->n ? A->n : 0)) ||
-        (rc = hyla_rt_check_desc(r, 4, B, HYLA_DOUBLE)) ||
+        (rc = hyla_rt_check_desc_any(r, 2, A, HYLA_DOUBLE)) ||
+        (rc = hyla_rt_check_desc_any(r, 4, B, HYLA_DOUBLE)) ||
         (rc = hyla_rt_check_rhs(r, 2, A, 4, B)))
         return rc;
+    // Distributed, each process has its ipiv (the same after an LU); the
+    // pieces the interchanges use are those of tile (k, k)'s process.
+    rc = hyla_rt_check_ipiv(r, 3, ipiv, A->n);
+    if ((rc = hyla_rt_check_agree(r, A, rc))) return rc;
     if (A->n == 0 || B->n == 0) return 0;
 
     hyla_seq_t seq;
     hyla_pivots_t P;
-    hyla_rt_seq_init(&seq, 0);
+    hyla_rt_seq_init_on(&seq, 0, A);
     rc = hyla_rt_pivots_create(&P, (int *)ipiv, A->n, A->nb);
+    if (!rc && A->dist) rc = hyla_rt_pivots_dist(&P, A, B);
     if (!rc) hyla_pdgetrs(t, A, &P, B, &seq);
     int st = hyla_rt_seq_wait(&seq);
     hyla_rt_pivots_destroy(&P);
@@ -32,11 +36,12 @@ HYLA_EXPORT int hyla_dgesv_tile(hyla_desc_t *A, int *ipiv, hyla_desc_t *B)
     const char *r = "hyla_dgesv_tile";
     int rc;
     if ((rc = hyla_rt_check_init(r)) ||
-        (rc = hyla_rt_check_desc(r, 1, A, HYLA_DOUBLE)) ||
-        (rc = hyla_rt_check_ptr(r, 2, "ipiv", ipiv, A->n)) ||
-        (rc = hyla_rt_check_desc(r, 3, B, HYLA_DOUBLE)) ||
+        (rc = hyla_rt_check_desc_any(r, 1, A, HYLA_DOUBLE)) ||
+        (rc = hyla_rt_check_desc_any(r, 3, B, HYLA_DOUBLE)) ||
         (rc = hyla_rt_check_rhs(r, 1, A, 3, B)))
         return rc;
+    rc = hyla_rt_check_ptr(r, 2, "ipiv", ipiv, A->n);
+    if ((rc = hyla_rt_check_agree(r, A, rc))) return rc;
     rc = hyla_dgetrf_tile(A, ipiv);
     if (rc == 0 && B->n > 0) rc = hyla_dgetrs_tile('N', A, ipiv, B);
     return rc;

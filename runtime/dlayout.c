@@ -64,3 +64,35 @@ HYLA_EXPORT int hyla_ddesc_to_lap(const hyla_desc_t *A, double *Af, int lda)
     hyla_pddesc_to_lap(HYLA_FULL, A, Af, lda, &seq);
     return hyla_rt_seq_wait(&seq);
 }
+
+// This process's part of A in ScaLAPACK's layout: Aloc with lld >= its
+// rows.  Each process checks its own arguments; all get the same status.
+static int local_copy(const char *r, const double *Aloc, int pa, int lld,
+                      const hyla_desc_t *A, int pd, int to_tiles)
+{
+    int rc, mloc = 0, nloc = 0;
+    if ((rc = hyla_rt_check_init(r)) ||
+        (rc = hyla_rt_check_desc_any(r, pd, A, HYLA_DOUBLE)))
+        return rc;
+    hyla_desc_local_size(A, &mloc, &nloc);
+    if (!(rc = hyla_rt_check_ptr(r, pa, "Aloc", Aloc, mloc && nloc)))
+        rc = hyla_rt_check_ld(r, pa + 1, "lld", lld, mloc);
+    if ((rc = hyla_rt_check_agree(r, A, rc))) return rc;
+    hyla_seq_t seq;
+    hyla_rt_seq_init_on(&seq, 0, A);
+    if (to_tiles)
+        hyla_pdlocal_to_desc(Aloc, lld, A, &seq);
+    else
+        hyla_pddesc_to_local(A, (double *)Aloc, lld, &seq);
+    return hyla_rt_seq_wait(&seq);
+}
+
+HYLA_EXPORT int hyla_dlocal_to_desc(const double *Aloc, int lld, hyla_desc_t *A)
+{
+    return local_copy("hyla_dlocal_to_desc", Aloc, 1, lld, A, 3, 1);
+}
+
+HYLA_EXPORT int hyla_ddesc_to_local(const hyla_desc_t *A, double *Aloc, int lld)
+{
+    return local_copy("hyla_ddesc_to_local", Aloc, 2, lld, A, 1, 0);
+}

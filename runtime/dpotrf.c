@@ -42,8 +42,8 @@ static int check_tile_solve(const char *r, char uplo, int *u,
     int rc;
     if ((rc = hyla_rt_check_init(r)) ||
         (rc = hyla_rt_check_uplo(r, 1, uplo, u)) ||
-        (rc = hyla_rt_check_desc(r, 2, A, HYLA_DOUBLE)) ||
-        (rc = hyla_rt_check_desc(r, 3, B, HYLA_DOUBLE)) ||
+        (rc = hyla_rt_check_desc_any(r, 2, A, HYLA_DOUBLE)) ||
+        (rc = hyla_rt_check_desc_any(r, 3, B, HYLA_DOUBLE)) ||
         (rc = hyla_rt_check_rhs(r, 2, A, 3, B)))
         return rc;
     return 0;
@@ -54,7 +54,7 @@ HYLA_EXPORT int hyla_dpotrs_tile(char uplo, hyla_desc_t *A, hyla_desc_t *B)
     int u, rc = check_tile_solve("hyla_dpotrs_tile", uplo, &u, A, B);
     if (rc) return rc;
     hyla_seq_t seq;
-    hyla_rt_seq_init(&seq, 0);
+    hyla_rt_seq_init_on(&seq, 0, A);
     hyla_pdpotrs(u, A, B, &seq);
     return hyla_rt_seq_wait(&seq);
 }

@@ -2,30 +2,7 @@
 // Right-looking tile LU with partial pivoting and lookahead.
 // @precisions d -> s
 #include "algorithms_d.h"
-#include "tasks.h"
-
-// A(k:mt-1, n) = P_k A(k:mt-1, n): one task on the tile column, or on a
-// distributed matrix tasks that move only the rows that change, so that
-// no whole tile crosses processes for an interchange.
-static void swap(hyla_task_opts_t *o, const hyla_desc_t *A, int k, int n,
-                 const hyla_pivots_t *P)
-{
-    if (!P->W) {
-        hyla_task_dlaswp(o, A, k, n, P, 1);
-        return;
-    }
-    int owner = o->owner;
-    o->owner = -1; // CPU tasks
-    hyla_task_rowperm_save(o, A, k, n, P->Old);
-    for (int m = k; m < A->mt; m++)
-        hyla_task_rowperm_gather(o, A, k, m, n, P, P->W);
-    for (int m = k; m < A->mt; m++)
-        hyla_task_rowperm_scatter(o, A, k, m, n, P, P->Old);
-    // The process rows that hold tiles k .. mt-1.
-    for (int i = 0; i < A->p && i < A->mt - k; i++)
-        hyla_task_rowperm_merge(o, A, k, n, P, P->W, (k + i) % A->p);
-    o->owner = owner;
-}
+#include "tasks_d.h"
 
 // Step k: factor the panel A(k:mt-1, k); apply its interchanges and update
 // the columns to its right, those within lookahead at high priority; then
@@ -52,7 +29,7 @@ void hyla_pdgetrf(const hyla_desc_t *A, const hyla_pivots_t *P, int lookahead,
             o.priority = hyla_prio_update(nt, k, n, lookahead);
             o.owner = n;
             // A(k:mt-1, n) = P_k A(k:mt-1, n)
-            swap(&o, A, k, n, P);
+            hyla_pdlaswp_step(&o, A, k, n, P, 1);
             // A(k, n) = L_kk^-1 A(k, n)
             if (ws->inv)
                 hyla_task_dtrsm_inv(&o, HYLA_LEFT, HYLA_NO_TRANS, ws->inv, 0, k,
@@ -70,7 +47,7 @@ void hyla_pdgetrf(const hyla_desc_t *A, const hyla_pivots_t *P, int lookahead,
         o.priority = hyla_prio_last(nt);
         for (int n = 0; n < k; n++) {
             o.owner = n;
-            swap(&o, A, k, n, P);
+            hyla_pdlaswp_step(&o, A, k, n, P, 1);
         }
         o.owner = -1;
     }

@@ -12,6 +12,12 @@ static int tile_part(int uplo, int m, int n)
     return (uplo == HYLA_LOWER) == (m > n) ? HYLA_FULL : -1;
 }
 
+// Block (i, j) of nb-by-nb blocks of the column-major Af.
+static double *block(const double *Af, int lda, int nb, int i, int j)
+{
+    return (double *)Af + (size_t)j * nb * lda + (size_t)i * nb;
+}
+
 // The tiles of column n come in before the panel of step n needs them.
 void hyla_pdlap_to_desc(int uplo, const double *Af, int lda,
                         const hyla_desc_t *A, hyla_seq_t *seq)
@@ -21,7 +27,9 @@ void hyla_pdlap_to_desc(int uplo, const double *Af, int lda,
         o.priority = hyla_prio_panel(A->nt, n) + 2;
         for (int m = 0; m < A->mt; m++) {
             int part = tile_part(uplo, m, n);
-            if (part >= 0) hyla_task_dlap_to_tile(&o, part, Af, lda, A, m, n);
+            if (part >= 0)
+                hyla_task_dlap_to_tile(&o, part, block(Af, lda, A->nb, m, n),
+                                       lda, A, m, n);
         }
     }
 }
@@ -33,7 +41,9 @@ void hyla_pddesc_to_lap(int uplo, const hyla_desc_t *A, double *Af, int lda,
     for (int n = 0; n < A->nt; n++)
         for (int m = 0; m < A->mt; m++) {
             int part = tile_part(uplo, m, n);
-            if (part >= 0) hyla_task_dtile_to_lap(&o, part, A, m, n, Af, lda);
+            if (part >= 0)
+                hyla_task_dtile_to_lap(&o, part, A, m, n,
+                                       block(Af, lda, A->nb, m, n), lda);
         }
 }
 
@@ -58,6 +68,37 @@ void hyla_pddesc_to_lap_blocks(const hyla_desc_t *A, void *const *blocks,
         for (int m = 0; m < A->mt; m++)
             hyla_task_dtile_to_lapblock(&o, A, m, n,
                                         blocks[m + (size_t)n * A->mt]);
+}
+
+// ScaLAPACK's local matrices: tile (m, n) is block (m / p, n / q) of its
+// process's.  Every process inserts every task, so that the copies of
+// tiles that others hold in cache are dropped when their tiles change.
+void hyla_pdlocal_to_desc(const double *Aloc, int lld, const hyla_desc_t *A,
+                          hyla_seq_t *seq)
+{
+    hyla_task_opts_t o = hyla_task_opts(seq);
+    int rank = hyla_rt_rank();
+    for (int n = 0; n < A->nt; n++)
+        for (int m = 0; m < A->mt; m++) {
+            const double *b = hyla_tile_owner(A, m, n) == rank
+                                  ? block(Aloc, lld, A->nb, m / A->p, n / A->q)
+                                  : NULL;
+            hyla_task_dlap_to_tile(&o, HYLA_FULL, b, lld, A, m, n);
+        }
+}
+
+void hyla_pddesc_to_local(const hyla_desc_t *A, double *Aloc, int lld,
+                          hyla_seq_t *seq)
+{
+    hyla_task_opts_t o = hyla_task_opts(seq);
+    int rank = hyla_rt_rank();
+    for (int n = 0; n < A->nt; n++)
+        for (int m = 0; m < A->mt; m++) {
+            double *b = hyla_tile_owner(A, m, n) == rank
+                            ? block(Aloc, lld, A->nb, m / A->p, n / A->q)
+                            : NULL;
+            hyla_task_dtile_to_lap(&o, HYLA_FULL, A, m, n, b, lld);
+        }
 }
 
 // The i-th tile column of nt to come in, by groups of `parts`.

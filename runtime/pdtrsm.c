@@ -17,7 +17,8 @@ void hyla_pdtrsm(int uplo, int trans, int diag, const hyla_desc_t *A,
     int mt = B->mt, nt = B->nt;
     int forward = (uplo == HYLA_LOWER) == (trans == HYLA_NO_TRANS);
     size_t tri = (size_t)mt * (mt + 1) / 2 * A->nb * A->nb * A->elemsize;
-    if (nt == 1 && mt > 1 && hyla_rt_gpus() == 1 && hyla_rt_gpu_fits(tri)) {
+    if (!B->dist && nt == 1 && mt > 1 && hyla_rt_gpus() == 1 &&
+        hyla_rt_gpu_fits(tri)) {
         o.priority = hyla_prio_panel(mt, 0);
         int w = inv && inv->inv;
         hyla_task_dtrsm_col(&o, uplo, trans, diag, A, w ? inv->inv : NULL, Wm,

@@ -240,9 +240,13 @@ void hyla_rt_lap_blocks_destroy(void **blocks, const hyla_desc_t *A);
 int hyla_rt_pivots_create(hyla_pivots_t *P, int *ipiv, int npiv, int nb);
 // The pivots of the distributed A (after hyla_rt_pivots_create): piece k
 // belongs to the process of tile (k, k), and the workspaces of the
-// interchanges are made.  Collective.  hyla_rt_pivots_destroy then brings
-// every piece to every process (each one's ipiv is whole).
-int hyla_rt_pivots_dist(hyla_pivots_t *P, const hyla_desc_t *A);
+// interchanges on the columns of B (A, or right-hand sides distributed
+// as A) are made.  Collective.
+int hyla_rt_pivots_dist(hyla_pivots_t *P, const hyla_desc_t *A,
+                        const hyla_desc_t *B);
+// After a distributed LU: every piece to every process, so that each
+// one's ipiv is whole once hyla_rt_pivots_destroy returns.
+void hyla_rt_pivots_share(hyla_pivots_t *P);
 void hyla_rt_pivots_destroy(hyla_pivots_t *P);
 
 //==== processes (mpi.c) ====
@@ -286,9 +290,13 @@ int hyla_rt_check_ld(const char *routine, int pos, const char *name, int ld,
 int hyla_rt_check_ptr(const char *routine, int pos, const char *name,
                       const void *p, int needed);
 // A square tile matrix A (argument posA) and right-hand sides B (posB)
-// with A's rows and tile size.
+// with A's rows and tile size, distributed as A (or neither is).
 int hyla_rt_check_rhs(const char *routine, int posA, const hyla_desc_t *A,
                       int posB, const hyla_desc_t *B);
+// rc, the status of checks of arguments that may differ from process to
+// process, made the same on all the processes of the distributed A (the
+// most negative); no communication otherwise.
+int hyla_rt_check_agree(const char *routine, const hyla_desc_t *A, int rc);
 // hyla_init done, and the first arguments of a gesv: (n, nrhs, A, lda,
 // ipiv, B, ldb) as arguments 1-7.
 int hyla_rt_check_gesv(const char *routine, int n, int nrhs, const void *A,

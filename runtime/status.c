@@ -161,5 +161,21 @@ int hyla_rt_check_rhs(const char *routine, int posA, const hyla_desc_t *A,
                              "%s: B is %d x %d in tiles of %d; A is %d x %d "
                              "in tiles of %d",
                              routine, B->m, B->n, B->nb, A->m, A->n, A->nb);
+    if (B->dist != A->dist || (A->dist && (B->p != A->p || B->q != A->q)))
+        return hyla_rt_error(-posB,
+                             "%s: B is not distributed as A (A: %s %d x %d, "
+                             "B: %s %d x %d process grid)",
+                             routine, A->dist ? "a" : "no", A->p, A->q,
+                             B->dist ? "a" : "no", B->p, B->q);
     return 0;
+}
+
+int hyla_rt_check_agree(const char *routine, const hyla_desc_t *A, int rc)
+{
+    if (!A || !A->dist) return rc;
+    int all = hyla_rt_mpi_reduce(rc, 0);
+    if (all && !rc)
+        rc = hyla_rt_error(all, "%s: another process's arguments are invalid",
+                           routine);
+    return all;
 }

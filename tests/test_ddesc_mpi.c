@@ -21,34 +21,12 @@
 //    rank 0's bad lda: every rank gets the same status.
 // Rank 0 checks and prints; every rank's status is gathered to it.
 #include "check.h"
-#include "harness.h"
+#include "mpi_harness.h"
 
-#include <hyla_mpi.h>
 #include <lapacke.h>
 #include <math.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static int rank, nprocs;
-
-// The statuses of all ranks: rc when they agree, else a value no call
-// returns (the check that uses it fails).
-static int agreed(int rc)
-{
-    int lo, hi;
-    MPI_Allreduce(&rc, &lo, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
-    MPI_Allreduce(&rc, &hi, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
-    return lo == hi ? lo : -9999;
-}
-
-// A check made on rank 0 with every rank's view: ok on all of them.
-static int all_ok(int ok)
-{
-    int all;
-    MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
-    return all;
-}
 
 // Rank 0's m-by-n column-major matrix with lda = m + 2 (NULL elsewhere).
 static double *gen(int m, int n, int seed)
@@ -244,7 +222,8 @@ static void bad_arguments(void)
     rc = agreed(hyla_desc_create_dist(&T, HYLA_DOUBLE, 10, 10, 4, 0, nprocs));
     if (rank == 0) TH_STATUS(rc, -6);
     rc = agreed(hyla_desc_create_dist(&T, HYLA_DOUBLE, 10, 10, 4, nprocs, 1));
-    int got = rc ? rc : agreed(hyla_dpotrs_tile('L', T, T));
+    int ipiv[10];
+    int got = rc ? rc : agreed(hyla_dgesv_rbt_tile(T, ipiv, T, T, NULL, NULL));
     if (rank == 0) TH_STATUS(got, HYLA_ERR_NOT_SUPPORTED);
     // Only rank 0's column-major arguments are read; its lda decides.
     double *A = gen(10, 10, 5);
@@ -258,37 +237,32 @@ static void bad_arguments(void)
 
 int main(int argc, char **argv)
 {
-    int level;
-    MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &level);
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &nprocs);
-    if (rank == 0) th_begin("dpotrf over MPI");
-
-    hyla_config_t cfg;
-    hyla_config_init(&cfg);
-    cfg.ncpus = 1;
-    cfg.mode = HYLA_MODE_CPU;
-    cfg.lookahead = 1;
-    // Started without MPI, hyla makes no distributed matrix.
-    int rc = hyla_init(&cfg);
-    hyla_desc_t *T = NULL;
-    int got =
-        rc ? rc : hyla_desc_create_dist(&T, HYLA_DOUBLE, 4, 4, 2, 1, nprocs);
-    if (!rc) hyla_finalize();
-    got = agreed(got);
-    if (rank == 0) TH_STATUS(got, HYLA_ERR_NOT_SUPPORTED);
-
-    rc = agreed(hyla_mpi_init(&cfg, MPI_COMM_WORLD));
-    if (rc) {
-        if (rank == 0)
-            printf("FAIL hyla_mpi_init: %d (%s) %s\n", rc, hyla_strerror(rc),
-                   hyla_error_detail());
+    if (mpi_begin(&argc, &argv, "dpotrf over MPI")) {
         MPI_Finalize();
         return 1;
     }
-    got = agreed(hyla_mpi_init(&cfg, MPI_COMM_WORLD));
+    // Only once: a second start is refused.
+    hyla_config_t cfg;
+    hyla_config_init(&cfg);
+    int got = agreed(hyla_mpi_init(&cfg, MPI_COMM_WORLD));
     if (rank == 0) TH_STATUS(got, HYLA_ERR_REINITIALIZED);
-
+    // Started without MPI, hyla makes no distributed matrix.
+    hyla_finalize();
+    int rc = hyla_init(&cfg);
+    hyla_desc_t *T = NULL;
+    got = rc ? rc : hyla_desc_create_dist(&T, HYLA_DOUBLE, 4, 4, 2, 1, nprocs);
+    if (!rc) hyla_finalize();
+    got = agreed(got);
+    if (rank == 0) TH_STATUS(got, HYLA_ERR_NOT_SUPPORTED);
+    cfg.ncpus = 1;
+    cfg.mode = HYLA_MODE_CPU;
+    cfg.lookahead = 1;
+    rc = agreed(hyla_mpi_init(&cfg, MPI_COMM_WORLD));
+    if (rank == 0) TH_STATUS(rc, 0);
+    if (rc) {
+        MPI_Finalize();
+        return 1;
+    }
     bad_arguments();
     int seed = 1;
     for (int p = 1; p <= nprocs; p++) {
@@ -322,10 +296,5 @@ int main(int argc, char **argv)
         lu(50, 50, 8, p, q, 49, seed++);
     }
 
-    rc = hyla_finalize();
-    if (rank == 0) th_check(rc == 0, "hyla_finalize: %d", rc);
-    int code = rank == 0 ? th_end() : 0;
-    MPI_Bcast(&code, 1, MPI_INT, 0, MPI_COMM_WORLD);
-    MPI_Finalize();
-    return code;
+    return mpi_end();
 }

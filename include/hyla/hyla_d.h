@@ -23,6 +23,28 @@ HYLA_EXPORT int hyla_dlap_to_desc(const double *Af, int lda, hyla_desc_t *A);
 /** The inverse of hyla_dlap_to_desc(): tile matrix A into Af. */
 HYLA_EXPORT int hyla_ddesc_to_lap(const hyla_desc_t *A, double *Af, int lda);
 
+/**
+ * Copy this process's part of a distributed A (hyla_desc_create_dist())
+ * from its local matrix in ScaLAPACK's 2-D block-cyclic layout: blocks of
+ * A's nb-by-nb tiles, the first on process (0, 0), processes numbered
+ * row by row in A's p-by-q grid (BLACS's default), so that rank r is
+ * grid process (r / q, r mod q) and holds tile (i, j) as block
+ * (i / p, j / q) of Aloc.  Aloc is column-major, mloc-by-nloc
+ * (hyla_desc_local_size()), leading dimension lld.  Collective; no data
+ * crosses processes.  For a matrix that is not distributed Aloc is all of
+ * A, as in hyla_dlap_to_desc().
+ *
+ * @retval 0, -1 (Aloc NULL), -2 (lld < max(1, mloc)), -3 (A NULL or not
+ *         double), or a status <= -100; every process gets the most
+ *         negative of all processes' statuses.
+ */
+HYLA_EXPORT int hyla_dlocal_to_desc(const double *Aloc, int lld,
+                                    hyla_desc_t *A);
+
+/** The inverse of hyla_dlocal_to_desc(): A into this process's Aloc. */
+HYLA_EXPORT int hyla_ddesc_to_local(const hyla_desc_t *A, double *Aloc,
+                                    int lld);
+
 //==== LU with partial pivoting ====
 
 /**
