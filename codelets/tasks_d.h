@@ -54,6 +54,12 @@ void hyla_task_dpotrf(const hyla_task_opts_t *o, int uplo, const hyla_desc_t *A,
 // LU of the tile column A(k:mt-1, k); pivots into piece k of P.
 void hyla_task_dgetrf_panel(const hyla_task_opts_t *o, const hyla_desc_t *A,
                             int k, const hyla_pivots_t *P);
+// The same on a tile column spread over a process column (P->comm): a
+// task on each of its processes, on that one's tiles; they agree on the
+// pivots by MPI inside the tasks (cpu/dgetrf_panel_part.c).
+void hyla_task_dgetrf_panel_dist(const hyla_task_opts_t *o,
+                                 const hyla_desc_t *A, int k,
+                                 const hyla_pivots_t *P);
 
 // Interchanges of pivot piece k applied to tiles (k:mt-1, n) of A, forward
 // (inc > 0) or backward (inc < 0).

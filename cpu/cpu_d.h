@@ -49,6 +49,41 @@ hyla_dpanel_shared_t *hyla_dpanel_shared_init(void *mem, int nthreads, int n);
 int hyla_cpu_dgetrf_panel(const hyla_dpanel_t *P, int *ipiv, int ib, int rank,
                           hyla_dpanel_shared_t *S);
 
+// One process's tiles of a tile column whose tiles lie on several
+// processes: tile t holds the rows r0[t] .. r0[t] + rows[t] - 1 (global
+// numbers, increasing from tile to tile), n columns, rows ld apart.
+typedef struct hyla_dpanel_part {
+    double *const *tile;
+    const int *r0, *rows;
+    int ntiles, n, ld;
+} hyla_dpanel_part_t;
+
+// How the processes of such a column exchange (every one calls each in
+// the same order): allgather puts every process's len values, in process
+// order, into recv; bcast sends buf from the process with the panel's
+// diagonal rows to the others.
+typedef struct hyla_dpanel_comm {
+    void (*allgather)(void *ctx, const double *send, double *recv, int len);
+    void (*bcast)(void *ctx, double *buf, int len);
+    void *ctx;
+    int nprocs;
+} hyla_dpanel_comm_t;
+
+// Elements of the workspace of hyla_cpu_dgetrf_panel_part().
+size_t hyla_dpanel_part_work(int nprocs, int n, int ib);
+
+// LU with partial pivoting of such a column, its first pivot on global
+// row row0 (whose process holds rows row0 .. row0 + npiv - 1), npiv
+// pivots, interchanges across the whole width: each process calls it on
+// its tiles.  For each column the processes exchange their pivot
+// candidates (one allgather); after each block of ib columns, U12 goes
+// from the diagonal rows' process to the others (one bcast) for their
+// GEMM.  ipiv gets LAPACK's 1-based global rows, on every process.
+// Returns 0 or the first column (1-based, in the panel) with a zero pivot.
+int hyla_cpu_dgetrf_panel_part(const hyla_dpanel_part_t *P, int row0,
+                               int npiv, int ib, int *ipiv,
+                               const hyla_dpanel_comm_t *c, double *work);
+
 // Apply the interchanges ipiv[k1 .. k2-1] (1-based global rows; row0 is the
 // global number of P's first row, and pivot i concerns P's row i) to the
 // whole width of P, in increasing order (inc > 0) or decreasing (inc < 0).

@@ -29,9 +29,9 @@ void hyla_pdtrsm(int uplo, int trans, int diag, const hyla_desc_t *A,
 // hyla_rt_pivots_dist for as many columns.
 void hyla_pdlaswp(const hyla_desc_t *B, const hyla_pivots_t *P, int inc,
                   hyla_seq_t *seq);
-// Those of step k on tile column n of A (rows k*nb on): one task, or on a
-// distributed A tasks that move only the rows that change, so that no
-// whole tile crosses processes for an interchange.
+// Those of step k on tile column n of A (rows k*nb on): one task, or
+// where the column spans processes tasks that move only the rows that
+// change, so that no whole tile crosses processes for an interchange.
 void hyla_pdlaswp_step(hyla_task_opts_t *o, const hyla_desc_t *A, int k, int n,
                        const hyla_pivots_t *P, int inc);
 

@@ -343,6 +343,9 @@ int hyla_rt_pivots_create(hyla_pivots_t *P, int *ipiv, int npiv, int nb)
     P->nsteps = (npiv + nb - 1) / nb;
     P->handles = NULL;
     P->W = P->Old = NULL;
+    P->comm = NULL;
+    P->tokens = NULL;
+    P->ntokens = 0;
     if (P->nsteps == 0) return HYLA_SUCCESS;
     P->handles = calloc(P->nsteps, sizeof *P->handles);
     if (!P->handles) {
@@ -370,12 +373,47 @@ int hyla_rt_pivots_dist(hyla_pivots_t *P, const hyla_desc_t *A,
 #endif
     }
     (void)tags;
-    // A tile row per process row, on the processes of that row.
+    // A tile row per process row, on the processes of that row; none on
+    // a single process row, where each tile column is one process's.
+    if (A->p == 1) return HYLA_SUCCESS;
     int grid[2] = {A->p, A->q};
     int rc = desc_new(&P->W, A->dtype, A->p * A->nb, B->n, A->nb, 0, grid);
     if (!rc)
         rc = desc_new(&P->Old, A->dtype, A->p * A->nb, B->n, A->nb, 0, grid);
     return rc;
+}
+
+int hyla_rt_pivots_panel(hyla_pivots_t *P, const hyla_desc_t *A)
+{
+#if HYLA_HAVE_MPI
+    // Ranks in a process column's communicator are process rows.
+    int rank = hyla_rt_rank(), n = hyla_rt_nprocs();
+    MPI_Comm *c = malloc(sizeof *c);
+    P->tokens = calloc((size_t)n, sizeof *P->tokens);
+    if (!c || !P->tokens) {
+        free(c);
+        return HYLA_ERR_OUT_OF_MEMORY;
+    }
+    MPI_Comm_split(hyla_rt_mpi_comm(), rank % A->q, rank / A->q, c);
+    P->comm = c;
+    long long tags = hyla_rt_mpi_tags(n);
+    for (int r = 0; r < n; r++) {
+        starpu_data_handle_t h;
+        if (r == rank)
+            starpu_variable_data_register(&h, STARPU_MAIN_RAM,
+                                          (uintptr_t)&P->token, sizeof(int));
+        else
+            starpu_variable_data_register(&h, -1, 0, sizeof(int));
+        hyla_rt_mpi_register(h, tags + r, r);
+        P->tokens[r] = h;
+    }
+    P->ntokens = n;
+    return HYLA_SUCCESS;
+#else
+    (void)P;
+    (void)A;
+    return HYLA_ERR_NOT_SUPPORTED;
+#endif
 }
 
 void hyla_rt_pivots_share(hyla_pivots_t *P)
@@ -394,6 +432,16 @@ void hyla_rt_pivots_destroy(hyla_pivots_t *P)
     for (int k = 0; k < P->nsteps; k++)
         starpu_data_unregister(P->handles[k]);
     free(P->handles);
+    for (int r = 0; r < P->ntokens; r++)
+        starpu_data_unregister(P->tokens[r]);
+    free(P->tokens);
+    P->tokens = NULL;
+    P->ntokens = 0;
+#if HYLA_HAVE_MPI
+    if (P->comm) MPI_Comm_free((MPI_Comm *)P->comm);
+#endif
+    free(P->comm);
+    P->comm = NULL;
     P->handles = NULL;
     hyla_desc_destroy(&P->W);
     hyla_desc_destroy(&P->Old);

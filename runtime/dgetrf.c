@@ -21,6 +21,7 @@ HYLA_EXPORT int hyla_dgetrf_tile(hyla_desc_t *A, int *ipiv)
     hyla_rt_seq_init_on(&seq, 0, A);
     rc = hyla_rt_pivots_create(&P, ipiv, hyla_imin(A->m, A->n), A->nb);
     if (!rc && A->dist) rc = hyla_rt_pivots_dist(&P, A, A);
+    if (!rc && A->dist && A->p > 1) rc = hyla_rt_pivots_panel(&P, A);
     if (!rc && !A->dist) rc = hyla_rt_trsm_ws_create(r, &ws, A, 1);
     int la;
     hyla_rt_tuned(HYLA_TUNE_GETRF, HYLA_DOUBLE, hyla_imax(A->m, A->n), NULL,

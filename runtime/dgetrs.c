@@ -61,8 +61,7 @@ static int lap_begin(struct lap_solve *s, const char *r, int n, int nrhs,
     int nb;
     hyla_rt_tuned(HYLA_TUNE_GETRF, HYLA_DOUBLE, n, &nb, NULL);
     s->A = s->B = NULL;
-    s->P.nsteps = 0;
-    s->P.handles = NULL;
+    s->P = (hyla_pivots_t){0};
     hyla_rt_seq_init(&s->seq, 0);
     int rc = hyla_rt_desc_copy(&s->A, HYLA_DOUBLE, n, n, nb, A, lda);
     if (!rc) rc = hyla_rt_desc_copy(&s->B, HYLA_DOUBLE, n, nrhs, nb, B, ldb);

@@ -17,7 +17,10 @@ void hyla_pdgetrf(const hyla_desc_t *A, const hyla_pivots_t *P, int lookahead,
     for (int k = 0; k < kt; k++) {
         // A(k:mt-1, k) = P_k L_k U_kk
         o.priority = hyla_prio_panel(nt, k);
-        hyla_task_dgetrf_panel(&o, A, k, P);
+        if (P->comm)
+            hyla_task_dgetrf_panel_dist(&o, A, k, P);
+        else
+            hyla_task_dgetrf_panel(&o, A, k, P);
         // W = L_kk^-1, for the solves by L_kk as GEMMs
         if (ws->inv && k + 1 < nt) {
             o.owner = k;

@@ -87,7 +87,14 @@ typedef struct hyla_pivots {
     int *ipiv;
     int nsteps;
     void **handles;
+    // Where tile columns span processes: the workspaces of the row
+    // interchanges; for the LU's panels, the communicator of each process
+    // column (this process's) and a token per process that orders its
+    // panel tasks (hyla_rt_pivots_panel).
     struct hyla_desc *W, *Old;
+    void *comm;
+    void **tokens;
+    int ntokens, token;
 } hyla_pivots_t;
 
 //==== plain blocks of host memory ====
@@ -241,9 +248,13 @@ int hyla_rt_pivots_create(hyla_pivots_t *P, int *ipiv, int npiv, int nb);
 // The pivots of the distributed A (after hyla_rt_pivots_create): piece k
 // belongs to the process of tile (k, k), and the workspaces of the
 // interchanges on the columns of B (A, or right-hand sides distributed
-// as A) are made.  Collective.
+// as A) are made where a tile column spans processes (A->p > 1).
+// Collective.
 int hyla_rt_pivots_dist(hyla_pivots_t *P, const hyla_desc_t *A,
                         const hyla_desc_t *B);
+// The communicators and tokens of the panels of a distributed LU
+// (A->p > 1).  Collective.
+int hyla_rt_pivots_panel(hyla_pivots_t *P, const hyla_desc_t *A);
 // After a distributed LU: every piece to every process, so that each
 // one's ipiv is whole once hyla_rt_pivots_destroy returns.
 void hyla_rt_pivots_share(hyla_pivots_t *P);
