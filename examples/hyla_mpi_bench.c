@@ -129,30 +129,26 @@ static int parse(int argc, char **argv, struct opts *o)
     return 0;
 }
 
-// Workers on cores first .. first+count-1 (StarPU reads this at start),
-// or wherever StarPU puts them.
-static void pin(int bind, int first, int count)
+// The environment variable name set to "first first+1 ... first+count-1"
+// (StarPU reads it when it starts), unless count is 0.
+static void set_list(const char *name, int first, int count)
 {
-    if (!bind) return;
+    if (!count) return;
     char list[4096];
     size_t len = 0;
     list[0] = '\0';
     for (int c = first; c < first + count && len + 12 < sizeof list; c++)
         len += (size_t)snprintf(list + len, sizeof list - len, "%s%d",
                                 c > first ? " " : "", c);
-    setenv("STARPU_WORKERS_CPUID", list, 1);
+    setenv(name, list, 1);
 }
 
-// The GPUs first .. first+count-1, or all when count is 0 (none used).
-static void gpus(int first, int count)
+// Workers pinned to cores first .. (with bind), on GPUs first ...
+static void place(const struct opts *o, int first_core, int cores,
+                  int first_gpu, int gpus)
 {
-    if (!count) return;
-    char list[1024];
-    size_t len = 0;
-    for (int g = first; g < first + count && len + 12 < sizeof list; g++)
-        len += (size_t)snprintf(list + len, sizeof list - len, "%s%d",
-                                g > first ? " " : "", g);
-    setenv("STARPU_WORKERS_CUDAID", list, 1);
+    if (o->bind) set_list("STARPU_WORKERS_CPUID", first_core, cores);
+    set_list("STARPU_WORKERS_CUDAID", first_gpu, gpus);
 }
 
 static void config(hyla_config_t *cfg, const struct opts *o, int scale)
@@ -207,6 +203,35 @@ static struct result run(const struct opts *o, hyla_desc_t *T, const double *A,
     return r;
 }
 
+// Order sizes[s] of o on a tile matrix distributed over the grid (dist)
+// or this process's with tiles of nb: rank 0 makes the matrix.
+static struct result measure(const struct opts *o, int s, int dist, int nb)
+{
+    int n = o->sizes[s];
+    struct result r = {INFINITY, NAN, nb, HYLA_ERR_OUT_OF_MEMORY};
+    double *A = make(o, n, s + 1);
+    double *F = rank == 0 ? malloc(sizeof(double) * (size_t)n * n) : NULL;
+    int *ipiv = malloc(sizeof(int) * n);
+    hyla_desc_t *T = NULL;
+    int ok = ipiv && (rank != 0 || (A && F));
+    // Creating a distributed matrix is collective: all go on, or none.
+    if (dist)
+        MPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+    int rc = !ok ? HYLA_ERR_OUT_OF_MEMORY
+             : dist
+                 ? hyla_desc_create_dist(&T, HYLA_DOUBLE, n, n, nb, o->p, o->q)
+                 : hyla_desc_create(&T, HYLA_DOUBLE, n, n, nb);
+    if (!rc)
+        r = run(o, T, A, F, ipiv, dist);
+    else
+        r.status = rc;
+    hyla_desc_destroy(&T);
+    free(A);
+    free(F);
+    free(ipiv);
+    return r;
+}
+
 static double gflops(const struct opts *o, int n, double seconds)
 {
     double nn = n;
@@ -246,22 +271,11 @@ int main(int argc, char **argv)
     struct result dist[MAX_SIZES], single[MAX_SIZES];
     hyla_config_t cfg;
     config(&cfg, &o, 1);
-    pin(o.bind, rank * o.cpus, o.cpus);
-    gpus(rank * o.gpus, o.gpus);
+    place(&o, rank * o.cpus, o.cpus, rank * o.gpus, o.gpus);
     int rc = hyla_mpi_init(&cfg, MPI_COMM_WORLD);
     for (int s = 0; s < o.nsizes && !rc; s++) {
-        int n = o.sizes[s];
-        double *A = make(&o, n, s + 1);
-        double *F = rank == 0 ? malloc(sizeof(double) * (size_t)n * n) : NULL;
-        int *ipiv = malloc(sizeof(int) * n);
-        hyla_desc_t *T = NULL;
-        rc = hyla_desc_create_dist(&T, HYLA_DOUBLE, n, n, o.nb, o.p, o.q);
-        if (!rc) dist[s] = run(&o, T, A, F, ipiv, 1);
-        rc = rc ? rc : dist[s].status;
-        hyla_desc_destroy(&T);
-        free(A);
-        free(F);
-        free(ipiv);
+        dist[s] = measure(&o, s, 1, o.nb);
+        rc = dist[s].status;
     }
     if (rc && rank == 0)
         fprintf(stderr, "hyla-mpi-bench: %d (%s) %s\n", rc, hyla_strerror(rc),
@@ -271,22 +285,11 @@ int main(int argc, char **argv)
     // The single-process runs of the same resources, on rank 0.
     if (!rc && o.ref && rank == 0) {
         config(&cfg, &o, nprocs);
-        pin(o.bind, 0, o.cpus * nprocs);
-        gpus(0, o.gpus * nprocs);
+        place(&o, 0, o.cpus * nprocs, 0, o.gpus * nprocs);
         rc = hyla_init(&cfg);
         for (int s = 0; s < o.nsizes && !rc; s++) {
-            int n = o.sizes[s];
-            double *A = make(&o, n, s + 1);
-            double *F = malloc(sizeof(double) * (size_t)n * n);
-            int *ipiv = malloc(sizeof(int) * n);
-            hyla_desc_t *T = NULL;
-            rc = hyla_desc_create(&T, HYLA_DOUBLE, n, n, dist[s].nb);
-            if (!rc) single[s] = run(&o, T, A, F, ipiv, 0);
-            rc = rc ? rc : single[s].status;
-            hyla_desc_destroy(&T);
-            free(A);
-            free(F);
-            free(ipiv);
+            single[s] = measure(&o, s, 0, dist[s].nb);
+            rc = single[s].status;
         }
         if (rc)
             fprintf(stderr, "hyla-mpi-bench: single process: %d (%s) %s\n", rc,
