@@ -16,6 +16,8 @@
 //    sizes with edge tiles, the pivots equal to LAPACKE_dgetrf's on input
 //    without ties, and the same ipiv on every rank;
 //  - a zero column gives LAPACKE_dgetrf's info, on every rank;
+//  - a first column of +-1 (every row ties, on every process) gives
+//    LAPACKE_dgetrf's pivots: the first row of equals wins;
 //  - argument errors: a grid that is not the processes, a distributed
 //    matrix given to a routine that works on one process's matrices, and
 //    rank 0's bad lda: every rank gets the same status.
@@ -153,9 +155,13 @@ static void breakdown(char uplo, int n, int nb, int p, int q, int j, int seed)
     }
 }
 
+// The first column +-1: a tie for every pivot of the first column.
+enum { TIES = -2 };
+
 // LU of rank 0's m-by-n matrix (lda = m + 1; column `zero` set to zero
-// when >= 0) on the grid: the residual, the pivots against LAPACKE's,
-// every rank's ipiv against rank 0's, the info against LAPACKE's.
+// when >= 0, column 0 to +-1 when TIES) on the grid: the residual, the pivots
+// against LAPACKE's, every rank's ipiv against rank 0's, the info against
+// LAPACKE's.
 static void lu(int m, int n, int nb, int p, int q, int zero, int seed)
 {
     int lda = m + 1, k = m < n ? m : n;
@@ -165,9 +171,10 @@ static void lu(int m, int n, int nb, int p, int q, int zero, int seed)
         A = malloc(sizeof(double) * size);
         F = malloc(sizeof(double) * size);
         hyla_check_dgen(m, n, A, lda, seed);
-        if (zero >= 0)
-            for (int i = 0; i < m; i++)
-                A[(size_t)zero * lda + i] = 0.0;
+        for (int i = 0; i < m && zero != -1; i++)
+            A[(size_t)(zero >= 0 ? zero : 0) * lda + i] = zero >= 0 ? 0.0
+                                                          : i % 2   ? -1.0
+                                                                    : 1.0;
         memcpy(F, A, sizeof(double) * size);
     }
     int *ipiv = calloc(k + 1, sizeof(int));
@@ -199,7 +206,10 @@ static void lu(int m, int n, int nb, int p, int q, int zero, int seed)
         int pivots = zero >= 0 || !memcmp(ipiv, rpiv, sizeof(int) * k);
         char note[96];
         snprintf(note, sizeof note, "grid %dx%d info=%d lapacke=%d%s%s%s", p, q,
-                 rc, linfo, zero >= 0 ? " zero column" : "",
+                 rc, linfo,
+                 zero >= 0      ? " zero column"
+                 : zero == TIES ? " ties"
+                                : "",
                  pivots ? "" : " pivots-differ", same ? "" : " ipiv-differs");
         th_row("dgetrf_tile", m, n, nb, t, 2.0 * m * n * k / 3.0, resid,
                rc == linfo && (zero < 0 || rc == zero + 1) &&
@@ -294,6 +304,7 @@ int main(int argc, char **argv)
         lu(50, 50, 8, p, q, 0, seed++);
         lu(50, 50, 8, p, q, 21, seed++);
         lu(50, 50, 8, p, q, 49, seed++);
+        lu(60, 60, 8, p, q, TIES, seed++);
     }
 
     return mpi_end();
