@@ -21,10 +21,7 @@ static int dist_copy(const char *r, const double *Af, int pa, int lda,
 {
     // Only rank 0 has Af: its checks decide for all.
     int rc = hyla_rt_rank() == 0 ? check(r, Af, pa, lda, A, pd) : 0;
-    int all = hyla_rt_mpi_reduce(rc, 0);
-    if (all && !rc)
-        rc = hyla_rt_error(all, "%s: rank 0's arguments are invalid", r);
-    if (rc) return rc;
+    if ((rc = hyla_rt_check_agree(r, A, rc))) return rc;
     void **blocks;
     if ((rc = hyla_rt_lap_blocks_create(&blocks, A, Af, lda)))
         return hyla_rt_error(rc, "%s: out of memory", r);

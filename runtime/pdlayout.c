@@ -73,32 +73,32 @@ void hyla_pddesc_to_lap_blocks(const hyla_desc_t *A, void *const *blocks,
 // ScaLAPACK's local matrices: tile (m, n) is block (m / p, n / q) of its
 // process's.  Every process inserts every task, so that the copies of
 // tiles that others hold in cache are dropped when their tiles change.
+// This process's block of tile (m, n) in its local matrix, or NULL.
+static double *local_block(const double *Aloc, int lld, const hyla_desc_t *A,
+                           int m, int n)
+{
+    if (hyla_tile_owner(A, m, n) != hyla_rt_rank()) return NULL;
+    return block(Aloc, lld, A->nb, m / A->p, n / A->q);
+}
+
 void hyla_pdlocal_to_desc(const double *Aloc, int lld, const hyla_desc_t *A,
                           hyla_seq_t *seq)
 {
     hyla_task_opts_t o = hyla_task_opts(seq);
-    int rank = hyla_rt_rank();
     for (int n = 0; n < A->nt; n++)
-        for (int m = 0; m < A->mt; m++) {
-            const double *b = hyla_tile_owner(A, m, n) == rank
-                                  ? block(Aloc, lld, A->nb, m / A->p, n / A->q)
-                                  : NULL;
-            hyla_task_dlap_to_tile(&o, HYLA_FULL, b, lld, A, m, n);
-        }
+        for (int m = 0; m < A->mt; m++)
+            hyla_task_dlap_to_tile(
+                &o, HYLA_FULL, local_block(Aloc, lld, A, m, n), lld, A, m, n);
 }
 
 void hyla_pddesc_to_local(const hyla_desc_t *A, double *Aloc, int lld,
                           hyla_seq_t *seq)
 {
     hyla_task_opts_t o = hyla_task_opts(seq);
-    int rank = hyla_rt_rank();
     for (int n = 0; n < A->nt; n++)
-        for (int m = 0; m < A->mt; m++) {
-            double *b = hyla_tile_owner(A, m, n) == rank
-                            ? block(Aloc, lld, A->nb, m / A->p, n / A->q)
-                            : NULL;
-            hyla_task_dtile_to_lap(&o, HYLA_FULL, A, m, n, b, lld);
-        }
+        for (int m = 0; m < A->mt; m++)
+            hyla_task_dtile_to_lap(&o, HYLA_FULL, A, m, n,
+                                   local_block(Aloc, lld, A, m, n), lld);
 }
 
 // The i-th tile column of nt to come in, by groups of `parts`.

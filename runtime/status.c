@@ -175,7 +175,7 @@ int hyla_rt_check_agree(const char *routine, const hyla_desc_t *A, int rc)
     if (!A || !A->dist) return rc;
     int all = hyla_rt_mpi_reduce(rc, 0);
     if (all && !rc)
-        rc = hyla_rt_error(all, "%s: another process's arguments are invalid",
-                           routine);
+        hyla_rt_error(all, "%s: another process's arguments are invalid",
+                      routine);
     return all;
 }
