@@ -71,9 +71,12 @@ void hyla_pdlap_pad_to_desc(int na, const double *Af, int lda,
                             const hyla_desc_t *A, double *sums, int parts,
                             hyla_seq_t *seq);
 // The same from the square tile matrix A, into P (tiles no larger than
-// A's); sums[m], runtime vectors of P->nb values, get the row sums of tile
-// row m (the tasks of a tile row add to it in turn: P->mt vectors to
-// bring back rather than one a tile).
+// A's); sums[m + c P->mt], runtime vectors of P->nb values, get the row
+// sums of tile row m over the tile columns of process column c of P's
+// grid (c = 0 when P is not distributed; the tasks of a tile row add to
+// it in turn: P->mt vectors to bring back rather than one a tile).  On a
+// distributed P, vector (m, c) goes with tile (m, c)
+// (hyla_rt_vector_of_tile): each process adds up its own tiles' rows.
 void hyla_pdtile_pad_to_desc(const hyla_desc_t *A, const hyla_desc_t *P,
                              void *const *sums, int parts, hyla_seq_t *seq);
 

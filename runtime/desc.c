@@ -196,6 +196,13 @@ int hyla_rt_desc_temp(hyla_desc_t **A, hyla_dtype_t dtype, int m, int n, int nb)
     return desc_new(A, dtype, m, n, nb, 1, NULL);
 }
 
+int hyla_rt_desc_on(hyla_desc_t **A, hyla_dtype_t dtype, int m, int n, int nb,
+                    int temp, const hyla_desc_t *G)
+{
+    int grid[2] = {G ? G->p : 1, G ? G->q : 1};
+    return desc_new(A, dtype, m, n, nb, temp, G && G->dist ? grid : NULL);
+}
+
 // A column-major matrix from this size on is pinned while a copy of it
 // crosses to the GPUs (native mode): on the H100 node (docs/perf) pinning
 // takes 0.04 s per GB and unpinning 0.02 s, and pinned copies run at

@@ -37,6 +37,10 @@ struct hyla_drbt {
     void *W;            // w as a runtime vector
     int zero;           // first zero pivot of that LU (1-based), 0: none
     double anrm;        // ||A||_inf
+    // On a distributed A every process inserts the same tasks, and the
+    // refinement's arithmetic on the column-major vectors is rank 0's
+    // (root), which shares its decisions (share()).
+    int root;
     // After a fall back: Ap (N-by-N column-major) holds hyla_dgetrf's
     // factors of A in its leading n-by-n.
     double *Ap;
@@ -127,27 +131,37 @@ static int factor(hyla_drbt_t *F, const double *Af, int lda,
     // (a copy of A fewer: 42 ms of the 0.65 s at n = 32768 on one H100
     // went to the two, traced).  From tiles, the copy of A has no host
     // memory of its own: its tiles are made where A's are, and stay there.
+    // A distributed At: the copies of A and the factors are distributed
+    // over its grid, and every process makes the same butterflies.
     F->borrowed = !rc && At && !Ac && N == n && At->nb == t;
     if (F->borrowed) F->A = (hyla_desc_t *)At;
     if (!rc && At && !F->borrowed)
-        rc = hyla_rt_desc_temp(&F->A, HYLA_DOUBLE, N, N, t);
+        rc = hyla_rt_desc_on(&F->A, HYLA_DOUBLE, N, N, t, 1, At);
     if (!rc && !At) rc = hyla_rt_desc_new(&F->A, HYLA_DOUBLE, N, N, t);
-    if (!rc) rc = hyla_rt_desc_temp(&F->LU, HYLA_DOUBLE, N, N, t);
+    if (!rc) rc = hyla_rt_desc_on(&F->LU, HYLA_DOUBLE, N, N, t, 1, At);
+    int dist = !rc && F->LU->dist;
+    F->root = !dist || hyla_rt_rank() == 0;
     // The row sums by tile column, in memory that GPUs copy to quickly;
     // from tiles they come back through runtime vectors, one a tile row
     // (each is unregistered on its own: with one a tile, 256 at n = 16384,
-    // one H100 sat idle 2.8 to 5.8 ms after the LU, traced).
-    int nt = rc ? 0 : F->A->nt, cols = At ? 1 : nt;
+    // one H100 sat idle 2.8 to 5.8 ms after the LU, traced), and one per
+    // process column on a distributed A: each process sums its own tiles'
+    // rows, and the processes add up their sums.
+    int nt = rc ? 0 : F->A->nt, cols = At ? 1 : nt, q = rc ? 1 : F->LU->q;
     size_t bytes = sizeof(double) * N * cols;
     double *sums = rc ? NULL : hyla_rt_staging_alloc(bytes);
-    void **h = At && sums ? calloc((size_t)nt, sizeof *h) : NULL;
+    size_t nh = (size_t)nt * q;
+    void **h = At && sums ? calloc(nh, sizeof *h) : NULL;
     if (!rc && (!sums || (At && !h))) rc = HYLA_ERR_OUT_OF_MEMORY;
-    for (int k = 0; !rc && h && k < nt; k++)
-        rc = hyla_rt_vector_create(&h[k], sums + (size_t)k * t, t,
-                                   sizeof(double));
+    if (!rc) memset(sums, 0, bytes); // another process's rows stay 0
+    for (size_t k = 0; !rc && h && k < nh; k++)
+        rc = hyla_rt_vector_of_tile(&h[k], sums + (k % nt) * t, t,
+                                    sizeof(double), F->LU, (int)(k % nt),
+                                    (int)(k / nt));
     if (!rc) {
         hyla_cpu_drbt_random(seed, count - 1, F->w);
-        rc = hyla_rt_vector_create(&F->W, F->w, count, sizeof(double));
+        rc = hyla_rt_vector_everywhere(&F->W, F->w, count, sizeof(double),
+                                       F->LU);
     }
     // The inverses of the diagonal tiles' L and U (2 N t elements): the
     // LU's solves by those triangles are products by them when
@@ -156,12 +170,13 @@ static int factor(hyla_drbt_t *F, const double *Af, int lda,
     // bounded by 1, and such a product errs by up to the tile's condition
     // number times eps, against eps times growth for the substitution:
     // the refinement pays for the difference.
-    int inv = hyla_rt_config()->trsm_inverse;
-    if (!rc && (inv || hyla_rt_gpus() == 1))
+    // Distributed, the solves are substitutions.
+    int inv = hyla_rt_config()->trsm_inverse && !dist;
+    if (!rc && !dist && (inv || hyla_rt_gpus() == 1))
         rc = hyla_rt_inv_ws_create("hyla_drbt_factor", &F->inv, F->LU, 2);
     if (!rc) {
         hyla_seq_t seq;
-        hyla_rt_seq_init(&seq, 0);
+        hyla_rt_seq_init_on(&seq, 0, F->LU);
         if (Ac) hyla_pdlap_to_desc(HYLA_FULL, Af, lda, Ac, &seq);
         if (At)
             hyla_pdtile_pad_to_desc(At, F->borrowed ? F->LU : F->A, h, 1 << nu,
@@ -173,10 +188,13 @@ static int factor(hyla_drbt_t *F, const double *Af, int lda,
         hyla_pdgetrf_nopiv(F->LU, la, &F->inv, inv, &seq);
         rc = hyla_rt_seq_wait(&seq);
     }
-    if (h) hyla_rt_vectors_destroy(h, (size_t)nt);
+    if (h) hyla_rt_vectors_destroy(h, nh);
     free(h);
     hyla_desc_destroy(&Ac);
-    if (sums && rc >= 0) F->anrm = norm_inf(n, N, cols, sums);
+    if (sums && rc >= 0) {
+        hyla_rt_mpi_sum(sums, (size_t)N * cols, HYLA_DOUBLE, F->LU);
+        F->anrm = norm_inf(n, N, cols, sums);
+    }
     hyla_rt_staging_free(sums, bytes);
     if (rc > 0) F->zero = rc;
     return rc < 0 ? rc : 0;
@@ -222,8 +240,8 @@ static int rhs_tiles_new(const hyla_drbt_t *F, int nrhs, rhs_tiles_t *w)
 {
     *w = (rhs_tiles_t){NULL, NULL};
     int nb = F->LU->nb;
-    int rc = hyla_rt_desc_new(&w->T, HYLA_DOUBLE, F->N, nrhs, nb);
-    if (!rc) rc = hyla_rt_desc_new(&w->X, HYLA_DOUBLE, F->N, nrhs, nb);
+    int rc = hyla_rt_desc_on(&w->T, HYLA_DOUBLE, F->N, nrhs, nb, 0, F->LU);
+    if (!rc) rc = hyla_rt_desc_on(&w->X, HYLA_DOUBLE, F->N, nrhs, nb, 0, F->LU);
     return rc;
 }
 
@@ -233,23 +251,53 @@ static void rhs_tiles_free(rhs_tiles_t *w)
     hyla_desc_destroy(&w->X);
 }
 
+// The column-major N-by-nrhs R as the tiles T and back, in seq.  On a
+// distributed T, R is rank 0's, cut into blocks registered as data (*b,
+// for after the wait: hyla_rt_lap_blocks_destroy); NULL otherwise.
+static int host_in(const double *R, int N, const hyla_desc_t *T, void ***b,
+                   hyla_seq_t *seq)
+{
+    *b = NULL;
+    if (!T->dist) {
+        hyla_pdlap_to_desc(HYLA_FULL, R, N, T, seq);
+        return 0;
+    }
+    int rc = hyla_rt_lap_blocks_create(b, T, R, N);
+    if (!rc) hyla_pdlap_blocks_to_desc(*b, T, seq);
+    return rc;
+}
+
+static void host_out(const hyla_desc_t *T, double *R, int N, void **b,
+                     hyla_seq_t *seq)
+{
+    if (b)
+        hyla_pddesc_to_lap_blocks(T, b, seq);
+    else
+        hyla_pddesc_to_lap(HYLA_FULL, T, R, N, seq);
+}
+
 // R = V U^-1 L^-1 U^T R for N-by-nrhs R (column-major, leading dimension
 // N): the solve by the randomized factors, through w->T.
 static int solve_once(const hyla_drbt_t *F, const rhs_tiles_t *w, double *R)
 {
     hyla_desc_t *T = w->T;
     hyla_seq_t seq;
-    hyla_rt_seq_init(&seq, 0);
-    hyla_pdlap_to_desc(HYLA_FULL, R, F->N, T, &seq);
-    hyla_pdrbt_rows(HYLA_TRANS, T, F->depth, F->W, 0, &seq);
-    hyla_pdtrsm(HYLA_LOWER, HYLA_NO_TRANS, HYLA_UNIT, F->LU, &F->inv, 0, T,
-                &seq);
-    hyla_pdtrsm(HYLA_UPPER, HYLA_NO_TRANS, HYLA_NON_UNIT, F->LU, &F->inv, 1, T,
-                &seq);
-    hyla_pdrbt_rows(HYLA_NO_TRANS, T, F->depth, F->W, (size_t)F->depth * F->N,
+    hyla_rt_seq_init_on(&seq, 0, F->LU);
+    void **b;
+    int rc = host_in(R, F->N, T, &b, &seq);
+    if (!rc) {
+        hyla_pdrbt_rows(HYLA_TRANS, T, F->depth, F->W, 0, &seq);
+        hyla_pdtrsm(HYLA_LOWER, HYLA_NO_TRANS, HYLA_UNIT, F->LU, &F->inv, 0, T,
                     &seq);
-    hyla_pddesc_to_lap(HYLA_FULL, T, R, F->N, &seq);
-    return hyla_rt_seq_wait(&seq);
+        hyla_pdtrsm(HYLA_UPPER, HYLA_NO_TRANS, HYLA_NON_UNIT, F->LU, &F->inv, 1,
+                    T, &seq);
+        hyla_pdrbt_rows(HYLA_NO_TRANS, T, F->depth, F->W,
+                        (size_t)F->depth * F->N, &seq);
+        host_out(T, R, F->N, b, &seq);
+    }
+    int st = hyla_rt_seq_wait(&seq);
+    hyla_rt_lap_blocks_destroy(b, T);
+    return rc ? rc : st;
 }
 
 // R = alpha A X + beta R for N-by-nrhs R and X (column-major, leading
@@ -259,12 +307,26 @@ static int product(const hyla_drbt_t *F, const rhs_tiles_t *w, double alpha,
                    const double *X, double beta, double *R)
 {
     hyla_seq_t seq;
-    hyla_rt_seq_init(&seq, 0);
-    hyla_pdlap_to_desc(HYLA_FULL, X, F->N, w->X, &seq);
-    if (beta != 0) hyla_pdlap_to_desc(HYLA_FULL, R, F->N, w->T, &seq);
-    hyla_pdgemm(alpha, F->A, w->X, beta, w->T, &seq);
-    hyla_pddesc_to_lap(HYLA_FULL, w->T, R, F->N, &seq);
-    return hyla_rt_seq_wait(&seq);
+    hyla_rt_seq_init_on(&seq, 0, F->LU);
+    void **bx, **br = NULL;
+    int rc = host_in(X, F->N, w->X, &bx, &seq);
+    if (!rc && beta != 0) rc = host_in(R, F->N, w->T, &br, &seq);
+    if (!rc && beta == 0 && w->T->dist)
+        rc = hyla_rt_lap_blocks_create(&br, w->T, R, F->N);
+    if (!rc) {
+        hyla_pdgemm(alpha, F->A, w->X, beta, w->T, &seq);
+        host_out(w->T, R, F->N, br, &seq);
+    }
+    int st = hyla_rt_seq_wait(&seq);
+    hyla_rt_lap_blocks_destroy(bx, w->X);
+    hyla_rt_lap_blocks_destroy(br, w->T);
+    return rc ? rc : st;
+}
+
+// Rank 0's `bytes` at v to every process of a distributed solve.
+static void share(const hyla_drbt_t *F, void *v, size_t bytes)
+{
+    hyla_rt_mpi_bcast(v, bytes, F->LU);
 }
 
 // The first n rows of R from B, the rest zero.
@@ -460,9 +522,9 @@ static int correction(const hyla_drbt_t *F, const rhs_tiles_t *wt, krylov_t *K,
     size_t Nn = (size_t)N * nrhs;
     if ((rc = solve_once(F, wt, R))) return rc;
     ++*used;
-    memcpy(K->V, R, sizeof(double) * Nn);
     int active = 0;
-    for (int j = 0; j < nrhs; j++) {
+    if (F->root) memcpy(K->V, R, sizeof(double) * Nn);
+    for (int j = 0; F->root && j < nrhs; j++) {
         double *v = K->V + (size_t)j * N;
         double b = cblas_dnrm2(N, v, 1);
         K->beta[j] = b;
@@ -474,6 +536,7 @@ static int correction(const hyla_drbt_t *F, const rhs_tiles_t *wt, krylov_t *K,
         if (K->live[j]) cblas_dscal(N, 1 / b, v, 1);
         active |= K->live[j];
     }
+    share(F, &active, sizeof active);
     for (int k = 0; k < steps && active && *used < budget; k++) {
         double *v = K->V + k * Nn, *w = v + Nn;
         if ((rc = product(F, wt, 1.0, v, 0.0, w)) ||
@@ -481,14 +544,15 @@ static int correction(const hyla_drbt_t *F, const rhs_tiles_t *wt, krylov_t *K,
             return rc;
         ++*used;
         active = 0;
-        for (int j = 0; j < nrhs; j++)
+        for (int j = 0; F->root && j < nrhs; j++)
             if (K->live[j]) {
                 double res = arnoldi(K, j, k);
                 K->live[j] = res > K->tol[j] * K->beta[j];
                 active |= K->live[j];
             }
+        share(F, &active, sizeof active);
     }
-    for (int j = 0; j < nrhs; j++) {
+    for (int j = 0; F->root && j < nrhs; j++) {
         double *x = X + (size_t)j * N;
         if (K->len[j] > 0)
             correct(K, j, X);
@@ -507,7 +571,7 @@ static int refine(hyla_drbt_t *F, int nrhs, const double *B, int ldb,
 {
     int n = F->n, N = F->N;
     double cte = F->anrm * (DBL_EPSILON / 2) * sqrt((double)n);
-    load(n, N, nrhs, B, ldb, Xp);
+    if (F->root) load(n, N, nrhs, B, ldb, Xp);
     rhs_tiles_t wt;
     int rc = rhs_tiles_new(F, nrhs, &wt);
     if (!rc) rc = solve_once(F, &wt, Xp);
@@ -520,10 +584,20 @@ static int refine(hyla_drbt_t *F, int nrhs, const double *B, int ldb,
     int stalled = 0; // corrections in a row that did not improve on best
     int used = 0, steps = 0;
     for (;;) {
-        load(n, N, nrhs, B, ldb, R);
+        if (F->root) load(n, N, nrhs, B, ldb, R);
         if ((rc = product(F, &wt, -1.0, Xp, 1.0, R))) break;
-        double worst;
-        int c = converged(n, nrhs, R, N, Xp, N, cte, &worst, K.q);
+        // Whether it converged, how far it is, whether x shows A singular.
+        struct {
+            double worst;
+            int c, singular;
+        } v = {0, 0, 0};
+        if (F->root) {
+            v.c = converged(n, nrhs, R, N, Xp, N, cte, &v.worst, K.q);
+            v.singular = singular(n, nrhs, B, ldb, Xp, N, F->anrm);
+        }
+        share(F, &v, sizeof v);
+        double worst = v.worst;
+        int c = v.c;
         rep->iterations = used;
         // A correction that does not reduce the scaled residual means
         // either a residual at the rounding level of its own computation
@@ -532,8 +606,7 @@ static int refine(hyla_drbt_t *F, int nrhs, const double *B, int ldb,
         // given STALL corrections before it falls back.
         int improved = worst < best;
         if (c == 1 || (!improved && c == 0 && worst <= sqrt((double)n))) {
-            rc = singular(n, nrhs, B, ldb, Xp, N, F->anrm) ? HYLA_RBT_SINGULAR
-                                                           : 0;
+            rc = v.singular ? HYLA_RBT_SINGULAR : 0;
             break;
         }
         stalled = improved ? 0 : stalled + 1;
@@ -649,18 +722,24 @@ HYLA_EXPORT int hyla_dgesv_rbt_tile(hyla_desc_t *A, int *ipiv,
     hyla_rbt_opts_t o;
     int rc;
     if ((rc = hyla_rt_check_init(r)) ||
-        (rc = hyla_rt_check_desc(r, 1, A, HYLA_DOUBLE)) ||
-        (rc = hyla_rt_check_ptr(r, 2, "ipiv", ipiv, A->n)) ||
-        (rc = hyla_rt_check_desc(r, 3, B, HYLA_DOUBLE)) ||
+        (rc = hyla_rt_check_desc_any(r, 1, A, HYLA_DOUBLE)) ||
+        (rc = hyla_rt_check_desc_any(r, 3, B, HYLA_DOUBLE)) ||
         (rc = hyla_rt_check_rhs(r, 1, A, 3, B)) ||
-        (rc = hyla_rt_check_desc(r, 4, X, HYLA_DOUBLE)))
+        (rc = hyla_rt_check_desc_any(r, 4, X, HYLA_DOUBLE)))
         return rc;
     if (X->m != B->m || X->n != B->n || X->nb != B->nb)
         return hyla_rt_error(-4,
                              "%s: X is %d x %d in tiles of %d; B is %d x %d "
                              "in tiles of %d",
                              r, X->m, X->n, X->nb, B->m, B->n, B->nb);
-    if ((rc = options(r, 5, opts, &o))) return rc;
+    if (X->dist != B->dist || X->p != B->p || X->q != B->q)
+        return hyla_rt_error(-4, "%s: X is not distributed as B", r);
+    // ipiv and opts are each process's own; on a distributed A every
+    // process must take rank 0's opts (the same butterflies).
+    rc = hyla_rt_check_ptr(r, 2, "ipiv", ipiv, A->n);
+    if (!rc) rc = options(r, 5, opts, &o);
+    if ((rc = hyla_rt_check_agree(r, A, rc))) return rc;
+    hyla_rt_mpi_bcast(&o, sizeof o, A);
     int n = A->n, nrhs = B->n;
     hyla_rbt_report_t rep = {0, HYLA_RBT_NONE, 0};
     if (n == 0 || nrhs == 0) goto done;
@@ -673,7 +752,8 @@ HYLA_EXPORT int hyla_dgesv_rbt_tile(hyla_desc_t *A, int *ipiv,
         return hyla_rt_error(HYLA_ERR_OUT_OF_MEMORY, "%s: no memory", r);
     }
     *F = (hyla_drbt_t){.n = n, .depth = o.depth, .max_iter = o.max_iter};
-    // B and X are small beside A: the refinement keeps them column-major.
+    // B and X are small beside A: the refinement keeps them column-major
+    // (on rank 0 when distributed).
     if (!(rc = factor(F, NULL, 0, A, o.seed)) &&
         !(rc = hyla_ddesc_to_lap(B, Bf, n))) {
         rep.zero_pivot = F->zero;
@@ -686,7 +766,7 @@ HYLA_EXPORT int hyla_dgesv_rbt_tile(hyla_desc_t *A, int *ipiv,
         // The fall back: hyla_dgesv_tile on A, B's copy in X.
         rep.fallback = (hyla_rbt_fallback_t)rc;
         hyla_seq_t seq;
-        hyla_rt_seq_init(&seq, 0);
+        hyla_rt_seq_init_on(&seq, 0, A);
         hyla_pdlacpy(B, X, &seq);
         rc = hyla_rt_seq_wait(&seq);
         if (!rc) rc = hyla_dgesv_tile(A, ipiv, X);

@@ -123,6 +123,20 @@ int hyla_rt_mpi_reduce(int status, int info)
     return out[1] == INT_MAX ? 0 : out[1];
 }
 
+void hyla_rt_mpi_bcast(void *buf, size_t bytes, const hyla_desc_t *A)
+{
+    if (A->dist) MPI_Bcast(buf, (int)bytes, MPI_BYTE, 0, mpi.comm);
+}
+
+void hyla_rt_mpi_sum(void *x, size_t count, hyla_dtype_t t,
+                     const hyla_desc_t *A)
+{
+    if (A->dist)
+        MPI_Allreduce(MPI_IN_PLACE, x, (int)count,
+                      t == HYLA_DOUBLE ? MPI_DOUBLE : MPI_FLOAT, MPI_SUM,
+                      mpi.comm);
+}
+
 void hyla_rt_mpi_not_run(int first, ...)
 {
     // The arguments of HYLA_TASK_INSERT start with STARPU_CL_ARGS, a
@@ -189,6 +203,22 @@ long long hyla_rt_mpi_tags(long long count)
 int hyla_rt_mpi_reduce(int status, int info)
 {
     return status ? status : info;
+}
+
+void hyla_rt_mpi_bcast(void *buf, size_t bytes, const hyla_desc_t *A)
+{
+    (void)buf;
+    (void)bytes;
+    (void)A;
+}
+
+void hyla_rt_mpi_sum(void *x, size_t count, hyla_dtype_t t,
+                     const hyla_desc_t *A)
+{
+    (void)x;
+    (void)count;
+    (void)t;
+    (void)A;
 }
 
 #endif

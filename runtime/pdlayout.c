@@ -122,14 +122,26 @@ void hyla_pdlap_pad_to_desc(int na, const double *Af, int lda,
     }
 }
 
+// Whether the i-th tile column to come in has one of its process column
+// before it (its tasks add to the sums that an earlier one started).
+static int not_first(int i, int nt, int parts, int q)
+{
+    int c = in_group_order(i, nt, parts) % q;
+    for (int e = 0; e < i; e++)
+        if (in_group_order(e, nt, parts) % q == c) return 1;
+    return 0;
+}
+
 void hyla_pdtile_pad_to_desc(const hyla_desc_t *A, const hyla_desc_t *P,
                              void *const *sums, int parts, hyla_seq_t *seq)
 {
     hyla_task_opts_t o = hyla_task_opts(seq);
     for (int i = 0; i < P->nt; i++) {
         int n = in_group_order(i, P->nt, parts);
+        int add = not_first(i, P->nt, parts, P->q);
         o.priority = hyla_prio_panel(P->nt, i) + 2;
         for (int m = 0; m < P->mt; m++)
-            hyla_task_dtile_pad_to_tile(&o, A, P, m, n, sums[m], i > 0);
+            hyla_task_dtile_pad_to_tile(
+                &o, A, P, m, n, sums[m + (size_t)(n % P->q) * P->mt], add);
     }
 }

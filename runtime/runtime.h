@@ -106,6 +106,16 @@ void hyla_rt_vector_destroy(void *h);
 // The same for count vectors (NULL ones skipped), their copies back to
 // the host overlapping.
 void hyla_rt_vectors_destroy(void **h, size_t count);
+// A vector that goes with tile (m, n) of A: the plain one over p, or, A
+// distributed, p on the tile's process and no memory on the others
+// (tasks that write the tile write it there).  Collective then.
+int hyla_rt_vector_of_tile(void **h, void *p, size_t count, size_t elemsize,
+                           const hyla_desc_t *A, int m, int n);
+// A vector of the same values at p on every process (the distributed A's
+// tasks read each process's own, with no transfer); the plain one if A
+// is not distributed.  Collective then.
+int hyla_rt_vector_everywhere(void **h, void *p, size_t count, size_t elemsize,
+                              const hyla_desc_t *A);
 // Host memory that GPUs copy from and to quickly (pinned when hyla runs
 // GPUs); NULL when out of memory.
 void *hyla_rt_staging_alloc(size_t bytes);
@@ -220,6 +230,10 @@ void hyla_rt_tuned(hyla_tune_t r, hyla_dtype_t t, int n, int *nb,
 int hyla_rt_tuned_panel_threads(hyla_mode_t mode);
 
 int hyla_rt_desc_new(hyla_desc_t **A, hyla_dtype_t dtype, int m, int n, int nb);
+// A tile matrix distributed over the grid of G when G is distributed (else
+// not, G may be NULL); temp: as hyla_rt_desc_temp.  Collective then.
+int hyla_rt_desc_on(hyla_desc_t **A, hyla_dtype_t dtype, int m, int n, int nb,
+                    int temp, const hyla_desc_t *G);
 // hyla_desc_create() for routine r, with its checks; distributed over a
 // grid[0]-by-grid[1] grid of the processes unless grid is NULL
 // (collective), with the checks of the grid (positions 6 and 7).
@@ -273,6 +287,12 @@ long long hyla_rt_mpi_tags(long long count);
 // Collective: the smallest status (a failure, < 0) and the smallest
 // positive info over the processes; status if any process failed.
 int hyla_rt_mpi_reduce(int status, int info);
+// On the processes of the distributed A (nothing otherwise): rank 0's
+// `bytes` at buf to all of them; the sums over them of count values of
+// type t at x, in place.
+void hyla_rt_mpi_bcast(void *buf, size_t bytes, const hyla_desc_t *A);
+void hyla_rt_mpi_sum(void *x, size_t count, hyla_dtype_t t,
+                     const hyla_desc_t *A);
 
 //==== errors ====
 

@@ -13,8 +13,13 @@
 //    on orders with edge tiles and 1 to 5 right-hand sides: the residual
 //    ||b - A x|| / (||A|| ||x|| n eps), the same info on every rank;
 //  - a singular A: gesv's info is LAPACKE_dgesv's and B is unchanged;
-//  - argument errors, the same status on every rank: B not distributed as
-//    A, one rank's bad ipiv, one rank's bad lld.
+//  - the RBT solver: the residual, the same report on every rank, A
+//    unchanged (or its LU factors after a fall back: a zero pivot without
+//    butterflies, a singular A with LAPACKE's info), with and without the
+//    padded copy of A; X and the report those of one process alone, to
+//    the bit (the same tasks on the same tiles, wherever they ran);
+//  - argument errors, the same status on every rank: B (X) not
+//    distributed as A (B), one rank's bad ipiv, opts or lld.
 #include "check.h"
 #include "mpi_harness.h"
 
@@ -198,6 +203,116 @@ static void singular(int n, int nb, int p, int q, int zero, int seed)
     free(ipiv);
 }
 
+// hyla_dgesv_rbt_tile on rank 0 alone (A, B not distributed): whether X
+// and the report are those given.
+static int rbt_alone(int n, int nrhs, int nb, const hyla_rbt_opts_t *o,
+                     const double *A, const double *B, const double *X,
+                     const hyla_rbt_report_t *r)
+{
+    double *Y = malloc(sizeof(double) * ((size_t)n * nrhs + 1));
+    int *ipiv = calloc(n + 1, sizeof(int));
+    hyla_desc_t *TA = NULL, *TB = NULL, *TX = NULL;
+    hyla_rbt_report_t r1 = {-1, -1, -1};
+    int rc = hyla_desc_create(&TA, HYLA_DOUBLE, n, n, nb);
+    if (!rc) rc = hyla_desc_create(&TB, HYLA_DOUBLE, n, nrhs, nb);
+    if (!rc) rc = hyla_desc_create(&TX, HYLA_DOUBLE, n, nrhs, nb);
+    if (!rc) rc = hyla_dlap_to_desc(A, n, TA);
+    if (!rc) rc = hyla_dlap_to_desc(B, n, TB);
+    if (!rc) rc = hyla_dgesv_rbt_tile(TA, ipiv, TB, TX, o, &r1);
+    if (!rc) rc = hyla_ddesc_to_lap(TX, Y, n);
+    hyla_desc_destroy(&TA);
+    hyla_desc_destroy(&TB);
+    hyla_desc_destroy(&TX);
+    int same = rc == 0 && !memcmp(X, Y, sizeof(double) * n * nrhs) &&
+               r1.iterations == r->iterations && r1.fallback == r->fallback;
+    free(Y);
+    free(ipiv);
+    return th_check(same, "rc %d, X %s, iterations %d and %d, fall back %d "
+                          "and %d",
+                    rc, rc ? "?" : same ? "equal" : "differs", r->iterations,
+                    r1.iterations, (int)r->fallback, (int)r1.fallback);
+}
+
+// hyla_dgesv_rbt_tile of order n with butterflies of `depth`, column
+// zero_col of A zero (-1: none; a fall back with LAPACKE's info), or
+// A(0, 0) = 0 where minor (with depth 0: a fall back for the zero pivot).
+static void rbt(int n, int nrhs, int nb, int depth, int zero_col, int minor,
+                int p, int q, int seed)
+{
+    double *A = gen(n, n, seed), *B = gen(n, nrhs, seed + 1);
+    for (int i = 0; zero_col >= 0 && i < n; i++)
+        A[(size_t)zero_col * n + i] = 0.0;
+    if (minor) A[0] = 0.0;
+    size_t nn = (size_t)n * n + 1;
+    double *X = malloc(sizeof(double) * ((size_t)n * nrhs + 1));
+    double *Af = malloc(sizeof(double) * nn);
+    int *ipiv = calloc(n + 1, sizeof(int));
+    hyla_desc_t *TA = NULL, *TB = NULL, *TX = NULL;
+    int rc = hyla_desc_create_dist(&TA, HYLA_DOUBLE, n, n, nb, p, q);
+    if (!rc) rc = hyla_desc_create_dist(&TB, HYLA_DOUBLE, n, nrhs, nb, p, q);
+    if (!rc) rc = hyla_desc_create_dist(&TX, HYLA_DOUBLE, n, nrhs, nb, p, q);
+    if (!rc) rc = hyla_dlap_to_desc(A, n, TA);
+    if (!rc) rc = hyla_dlap_to_desc(B, n, TB);
+    hyla_rbt_opts_t o = HYLA_RBT_OPTS_DEFAULT;
+    o.depth = depth;
+    hyla_rbt_report_t r = {-1, -1, -1};
+    th_tic();
+    if (!rc) rc = hyla_dgesv_rbt_tile(TA, ipiv, TB, TX, &o, &r);
+    double t = th_toc();
+    int rc2 = rc == 0 ? hyla_ddesc_to_lap(TX, X, n) : 0;
+    if (rc >= 0 && !rc2) rc2 = hyla_ddesc_to_lap(TA, Af, n);
+    hyla_desc_destroy(&TA);
+    hyla_desc_destroy(&TB);
+    hyla_desc_destroy(&TX);
+    rc = agreed(rc);
+    rc2 = agreed(rc2);
+    int same = agreed(r.iterations) == r.iterations &&
+               agreed((int)r.fallback) == (int)r.fallback &&
+               agreed(r.zero_pivot) == r.zero_pivot;
+    if (rank == 0) {
+        int ok = rc2 == 0 && same;
+        double resid = NAN;
+        int linfo = 0;
+        if (zero_col >= 0) {
+            double *F = malloc(sizeof(double) * nn);
+            int *lp = malloc(sizeof(int) * (n + 1));
+            memcpy(F, A, sizeof(double) * nn);
+            linfo = LAPACKE_dgetrf(LAPACK_COL_MAJOR, n, n, F, n, lp);
+            ok &= rc > 0 && rc == linfo && r.fallback != HYLA_RBT_NONE;
+            free(F);
+            free(lp);
+        } else {
+            resid = rc == 0 ? hyla_check_dresid_solve('N', n, nrhs, A, n, X, n,
+                                                      B, n)
+                            : NAN;
+            ok &= rc == 0 && resid <= HYLA_CHECK_TOL;
+            if (minor && depth == 0)
+                ok &= r.fallback == HYLA_RBT_ZERO_PIVOT && r.zero_pivot == 1;
+            if (rc == 0 && r.fallback == HYLA_RBT_NONE)
+                ok &= rbt_alone(n, nrhs, nb, &o, A, B, X, &r);
+        }
+        // A as it was, or its LU factors after a fall back.
+        if (rc >= 0 && r.fallback == HYLA_RBT_NONE)
+            ok &= !memcmp(A, Af, sizeof(double) * n * n);
+        else if (rc >= 0)
+            ok &= hyla_check_dresid_getrf(n, n, A, n, Af, n, ipiv) <=
+                  HYLA_CHECK_TOL;
+        char note[96];
+        snprintf(note, sizeof note,
+                 "grid %dx%d d=%d nrhs=%d zero=%d minor=%d fb=%d it=%d "
+                 "info=%d",
+                 p, q, depth, nrhs, zero_col, minor, (int)r.fallback,
+                 r.iterations, rc);
+        th_row("dgesv_rbt_tile", n, n, nb, t, 2.0 * n * n * n / 3, resid, ok,
+               note);
+    }
+    free(A);
+    free(B);
+    free(X);
+    free(Af);
+    free(ipiv);
+}
+
 static void bad_arguments(void)
 {
     int n = 20, nb = 4;
@@ -217,14 +332,28 @@ static void bad_arguments(void)
     if (rank == 0) TH_STATUS(rc, -4);
     rc = agreed(hyla_dposv_tile('L', A, S));
     if (rank == 0) TH_STATUS(rc, -3);
+    rc = agreed(hyla_dgesv_rbt_tile(A, ipiv, S, B, NULL, NULL));
+    if (rank == 0) TH_STATUS(rc, -3);
+    rc = agreed(hyla_dgesv_rbt_tile(A, ipiv, B, S, NULL, NULL));
+    if (rank == 0) TH_STATUS(rc, -4);
     if (nprocs > 1) {
         hyla_desc_t *G = NULL;
         rc = hyla_desc_create_dist(&G, HYLA_DOUBLE, n, 2, nb, nprocs, 1);
         if (!rc) rc = hyla_dgesv_tile(A, ipiv, G);
         rc = agreed(rc);
         if (rank == 0) TH_STATUS(rc, -3);
+        rc = agreed(hyla_dgesv_rbt_tile(A, ipiv, B, G, NULL, NULL));
+        if (rank == 0) TH_STATUS(rc, -4);
         hyla_desc_destroy(&G);
     }
+    // One rank's RBT options or ipiv wrong: every rank gets the status.
+    hyla_rbt_opts_t o = HYLA_RBT_OPTS_DEFAULT;
+    if (rank == nprocs - 1) o.depth = 9;
+    rc = agreed(hyla_dgesv_rbt_tile(A, ipiv, B, B, &o, NULL));
+    if (rank == 0) TH_STATUS(rc, -5);
+    rc = agreed(hyla_dgesv_rbt_tile(A, rank == nprocs - 1 ? NULL : ipiv, B, B,
+                                    NULL, NULL));
+    if (rank == 0) TH_STATUS(rc, -2);
     // One rank's ipiv out of range: every rank gets -3.
     int keep = ipiv[n - 1];
     if (rank == nprocs - 1) ipiv[n - 1] = n + 1;
@@ -274,6 +403,12 @@ int main(int argc, char **argv)
         solve(POTRS_U, 64, 5, 16, p, q, seed++);
         singular(40, 8, p, q, 0, seed++);
         singular(40, 8, p, q, 23, seed++);
+        rbt(37, 3, 8, 2, -1, 0, p, q, seed++);  // padded to 40, tiles of 5
+        rbt(64, 2, 16, 2, -1, 0, p, q, seed++); // A's tiles read in place
+        rbt(100, 1, 16, 1, -1, 0, p, q, seed++);
+        rbt(48, 2, 8, 3, -1, 0, p, q, seed++);
+        rbt(50, 2, 8, 0, -1, 1, p, q, seed++);  // zero pivot: fall back
+        rbt(40, 2, 8, 2, 17, 0, p, q, seed++);  // singular: LAPACKE's info
     }
     return mpi_end();
 }

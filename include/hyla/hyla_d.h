@@ -157,6 +157,9 @@ HYLA_EXPORT int hyla_dgesv_rbt(int n, int nrhs, double *A, int lda, int *ipiv,
  * Arguments: A, ipiv, B, X, opts, report.  Memory besides A: one n-by-n
  * tile matrix (the factors) where n is a multiple of 2^depth of A's
  * tiles (A is read in place), else two (a padded copy of A too).
+ * Distributed A (hyla_desc_create_dist()): B and X over the same grid,
+ * the call collective, rank 0's opts taken by all, the same status and
+ * report on every rank.
  */
 HYLA_EXPORT int hyla_dgesv_rbt_tile(hyla_desc_t *A, int *ipiv,
                                     const hyla_desc_t *B, hyla_desc_t *X,
