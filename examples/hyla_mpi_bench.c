@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// hyla-mpi-bench: distributed Cholesky or LU against the single-process
-// run of the same total resources, in the same launch.
+// hyla-mpi-bench: distributed Cholesky, LU or the RBT solver against the
+// single-process run of the same total resources, in the same launch.
 //
 //   mpiexec --bind-to none -n R hyla-mpi-bench [options]
 //
@@ -11,10 +11,12 @@
 // rank 0 alone starts it again with R*W workers (R*G GPUs) and factors the
 // same matrix as one process's tile matrix.  Rank 0 prints a row per
 // order: both times, both rates, both residuals (the O(n^2) probe of
-// tests/check_d.h), and the speedup t(single) / t(distributed).
+// tests/check_d.h; for gesv_rbt, with one right-hand side, ||b - A x|| /
+// (||A|| ||x|| n eps)), and the speedup t(single) / t(distributed).  The
+// rates of gesv_rbt count LU's 2n^3/3.
 //
 // Options:
-//   -r potrf|getrf   routine (getrf)
+//   -r potrf|getrf|gesv_rbt   routine (getrf)
 //   -n N[,N...]      orders (4096)
 //   --grid PxQ       process grid, P*Q = R (the squarest with P <= Q)
 //   --cpus W         CPU workers per rank (1)
@@ -28,7 +30,7 @@
 //                    single-process run's to 0 .. R*W-1
 //   --csv FILE       append the rows to FILE (a header when it is new)
 // Exit status: 0, 1 (a bad option or a failed call), 2 (a residual above
-// HYLA_CHECK_TOL).
+// HYLA_CHECK_TOL, or an RBT solve that fell back to partial pivoting).
 #include "check.h"
 
 #include <hyla_mpi.h>
@@ -38,9 +40,11 @@
 #include <string.h>
 
 enum { MAX_SIZES = 32 };
+enum { GETRF, POTRF, RBT };
+static const char *const routines[] = {"getrf", "potrf", "gesv_rbt"};
 
 struct opts {
-    int potrf, sizes[MAX_SIZES], nsizes, p, q, cpus, gpus, mode, nb, reps;
+    int routine, sizes[MAX_SIZES], nsizes, p, q, cpus, gpus, mode, nb, reps;
     int ref, bind;
     const char *csv;
 };
@@ -91,8 +95,10 @@ static int parse(int argc, char **argv, struct opts *o)
         if (!v) return -1;
         i++;
         if (!strcmp(a, "-r")) {
-            o->potrf = !strcmp(v, "potrf");
-            bad = !o->potrf && strcmp(v, "getrf");
+            o->routine = -1;
+            for (int r = GETRF; r <= RBT; r++)
+                if (!strcmp(v, routines[r])) o->routine = r;
+            bad = o->routine < 0;
         } else if (!strcmp(a, "--ref")) {
             o->ref = !strcmp(v, "single");
             bad = !o->ref && strcmp(v, "none");
@@ -165,7 +171,7 @@ static double *make(const struct opts *o, int n, int seed)
     if (rank != 0) return NULL;
     double *A = malloc(sizeof(double) * (size_t)n * n);
     if (!A) return NULL;
-    if (o->potrf)
+    if (o->routine == POTRF)
         hyla_check_dgen_spd(n, A, n, seed);
     else
         hyla_check_dgen(n, n, A, n, seed);
@@ -175,31 +181,49 @@ static double *make(const struct opts *o, int n, int seed)
 struct result {
     double seconds, resid;
     int nb, status;
+    hyla_rbt_report_t rbt; // gesv_rbt's last
 };
 
-// Best of o->reps factorizations of rank 0's A on T (distributed or not),
-// then the residual on rank 0 (F: room for the factors).
-static struct result run(const struct opts *o, hyla_desc_t *T, const double *A,
-                         double *F, int *ipiv, int dist)
+// The routine on T (and for gesv_rbt: b in TB, x to TX).
+static int call(const struct opts *o, hyla_desc_t *T, int *ipiv,
+                hyla_desc_t *TB, hyla_desc_t *TX, hyla_rbt_report_t *rep)
 {
-    struct result r = {INFINITY, NAN, 0, 0};
+    switch (o->routine) {
+    case POTRF: return hyla_dpotrf_tile('L', T);
+    case GETRF: return hyla_dgetrf_tile(T, ipiv);
+    default: return hyla_dgesv_rbt_tile(T, ipiv, TB, TX, NULL, rep);
+    }
+}
+
+// Best of o->reps calls on rank 0's A in T (distributed or not), then
+// the residual on rank 0 (F: room for the factors, or for b and x).
+static struct result run(const struct opts *o, hyla_desc_t *T, const double *A,
+                         double *F, int *ipiv, hyla_desc_t *TB, hyla_desc_t *TX,
+                         int dist)
+{
+    struct result r = {INFINITY, NAN, 0, 0, {0, HYLA_RBT_NONE, 0}};
     int n;
     hyla_desc_size(T, &n, NULL, &r.nb);
+    double *b = F, *x = F ? F + n : NULL;
+    if (TB && rank == 0) hyla_check_dgen(n, 1, b, n, 7);
+    if (TB) r.status = hyla_dlap_to_desc(b, n, TB);
     for (int k = 0; k < o->reps && !r.status; k++) {
         r.status = hyla_dlap_to_desc(A, n, T);
         if (r.status) break;
         if (dist) MPI_Barrier(MPI_COMM_WORLD);
         double t0 = MPI_Wtime();
-        r.status =
-            o->potrf ? hyla_dpotrf_tile('L', T) : hyla_dgetrf_tile(T, ipiv);
+        r.status = call(o, T, ipiv, TB, TX, &r.rbt);
         double t = MPI_Wtime() - t0;
         if (t < r.seconds) r.seconds = t;
     }
-    if (!r.status) r.status = hyla_ddesc_to_lap(T, F, n);
-    if (!r.status && rank == 0)
-        r.resid = o->potrf
-                      ? hyla_check_dresid_potrf_probe('L', n, A, n, F, n)
-                      : hyla_check_dresid_getrf_probe(n, n, A, n, F, n, ipiv);
+    if (!r.status) r.status = hyla_ddesc_to_lap(TX ? TX : T, TX ? x : F, n);
+    if (r.status || rank != 0) return r;
+    if (o->routine == RBT)
+        r.resid = hyla_check_dresid_solve('N', n, 1, A, n, x, n, b, n);
+    else if (o->routine == POTRF)
+        r.resid = hyla_check_dresid_potrf_probe('L', n, A, n, F, n);
+    else
+        r.resid = hyla_check_dresid_getrf_probe(n, n, A, n, F, n, ipiv);
     return r;
 }
 
@@ -207,25 +231,36 @@ static struct result run(const struct opts *o, hyla_desc_t *T, const double *A,
 // or this process's with tiles of nb: rank 0 makes the matrix.
 static struct result measure(const struct opts *o, int s, int dist, int nb)
 {
-    int n = o->sizes[s];
-    struct result r = {INFINITY, NAN, nb, HYLA_ERR_OUT_OF_MEMORY};
+    int n = o->sizes[s], rbt = o->routine == RBT;
+    struct result r = {
+        INFINITY, NAN, nb, HYLA_ERR_OUT_OF_MEMORY, {0, HYLA_RBT_NONE, 0}};
     double *A = make(o, n, s + 1);
-    double *F = rank == 0 ? malloc(sizeof(double) * (size_t)n * n) : NULL;
+    size_t fsize = rbt ? (size_t)2 * n : (size_t)n * n;
+    double *F = rank == 0 ? malloc(sizeof(double) * fsize) : NULL;
     int *ipiv = malloc(sizeof(int) * n);
-    hyla_desc_t *T = NULL;
+    hyla_desc_t *T = NULL, *TB = NULL, *TX = NULL;
     int ok = ipiv && (rank != 0 || (A && F));
     // Creating a distributed matrix is collective: all go on, or none.
     if (dist)
         MPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
-    int rc = !ok ? HYLA_ERR_OUT_OF_MEMORY
-             : dist
-                 ? hyla_desc_create_dist(&T, HYLA_DOUBLE, n, n, nb, o->p, o->q)
-                 : hyla_desc_create(&T, HYLA_DOUBLE, n, n, nb);
+    int rc = ok ? 0 : HYLA_ERR_OUT_OF_MEMORY;
+    for (int m = 0; !rc && m < 1 + 2 * rbt; m++) {
+        hyla_desc_t **D = m == 0 ? &T : m == 1 ? &TB : &TX;
+        int cols = m == 0 ? n : 1;
+        // The b and x of gesv_rbt in tiles of A's size (nb 0: hyla's).
+        int tnb = m == 0 ? nb : r.nb;
+        rc = dist ? hyla_desc_create_dist(D, HYLA_DOUBLE, n, cols, tnb, o->p,
+                                          o->q)
+                  : hyla_desc_create(D, HYLA_DOUBLE, n, cols, tnb);
+        if (m == 0 && !rc) hyla_desc_size(T, NULL, NULL, &r.nb);
+    }
     if (!rc)
-        r = run(o, T, A, F, ipiv, dist);
+        r = run(o, T, A, F, ipiv, TB, TX, dist);
     else
         r.status = rc;
     hyla_desc_destroy(&T);
+    hyla_desc_destroy(&TB);
+    hyla_desc_destroy(&TX);
     free(A);
     free(F);
     free(ipiv);
@@ -235,7 +270,8 @@ static struct result measure(const struct opts *o, int s, int dist, int nb)
 static double gflops(const struct opts *o, int n, double seconds)
 {
     double nn = n;
-    double flops = o->potrf ? nn * nn * nn / 3.0 : 2.0 * nn * nn * nn / 3.0;
+    double flops =
+        o->routine == POTRF ? nn * nn * nn / 3.0 : 2.0 * nn * nn * nn / 3.0;
     return flops / seconds * 1e-9;
 }
 
@@ -301,7 +337,7 @@ int main(int argc, char **argv)
     if (rank == 0 && !rc) {
         static const char *const modes[] = {"auto", "cpu", "hybrid", "native"};
         FILE *f = csv_open(&o);
-        printf("%-6s %7s %5s %5s %5s %4s %4s %9s %8s %9s %9s %8s %9s %7s\n",
+        printf("%-8s %7s %5s %5s %5s %4s %4s %9s %8s %9s %9s %8s %9s %7s\n",
                "kernel", "n", "nb", "ranks", "grid", "cpus", "gpus", "seconds",
                "gflops", "resid", "single_s", "single_gf", "resid", "speedup");
         for (int s = 0; s < o.nsizes; s++) {
@@ -312,22 +348,29 @@ int main(int argc, char **argv)
             double rr = o.ref ? r->resid : NAN;
             char grid[32];
             snprintf(grid, sizeof grid, "%dx%d", o.p, o.q);
-            printf("%-6s %7d %5d %5d %5s %4d %4d %9.3f %8.1f %9.2e %9.3f %8.1f "
+            printf("%-8s %7d %5d %5d %5s %4d %4d %9.3f %8.1f %9.2e %9.3f %8.1f "
                    "%9.2e %7.2f\n",
-                   o.potrf ? "potrf" : "getrf", n, d->nb, nprocs, grid, o.cpus,
-                   o.gpus, d->seconds, gflops(&o, n, d->seconds), d->resid, rs,
-                   rg, rr, rs / d->seconds);
+                   routines[o.routine], n, d->nb, nprocs, grid, o.cpus, o.gpus,
+                   d->seconds, gflops(&o, n, d->seconds), d->resid, rs, rg, rr,
+                   rs / d->seconds);
             if (f)
                 fprintf(f,
                         "%s,%d,%d,%d,%s,%d,%d,%s,%.4f,%.2f,%.3e,%.4f,%.2f,"
                         "%.3e,%.3f\n",
-                        o.potrf ? "potrf" : "getrf", n, d->nb, nprocs, grid,
-                        o.cpus, o.gpus, modes[o.mode], d->seconds,
+                        routines[o.routine], n, d->nb, nprocs, grid, o.cpus,
+                        o.gpus, modes[o.mode], d->seconds,
                         gflops(&o, n, d->seconds), d->resid, rs, rg, rr,
                         rs / d->seconds);
             if (!(d->resid <= HYLA_CHECK_TOL) ||
                 (o.ref && !(r->resid <= HYLA_CHECK_TOL)))
                 code = 2;
+            // A fall back timed partial pivoting, not RBT.
+            if (o.routine == RBT &&
+                (d->rbt.fallback || (o.ref && r->rbt.fallback))) {
+                printf("gesv_rbt %d: fell back (%d, single process %d)\n", n,
+                       (int)d->rbt.fallback, o.ref ? (int)r->rbt.fallback : 0);
+                code = 2;
+            }
         }
         if (f) fclose(f);
     }
