@@ -19,6 +19,22 @@ void hyla_task_dgemm_sum(const hyla_task_opts_t *o, double alpha,
 void hyla_task_dtrsm_col(const hyla_task_opts_t *o, int uplo, int trans,
                          int diag, const hyla_desc_t *A, const hyla_desc_t *W,
                          int Wm, void *S, const hyla_desc_t *B);
+// The fan-in of distributed solves and products (runtime/partials.c).
+// P = sum_j A(m, k_j) B(k_j, n), k_j = k0, k0 + step, ... < A->nt (none:
+// no task): P is written whole.
+void hyla_task_dpartial_row(const hyla_task_opts_t *o, const hyla_desc_t *A,
+                            int m, int k0, int step, const hyla_desc_t *B,
+                            int n, void *P);
+// P = op(A(am, an)) B(bk, bn), + P when add.
+void hyla_task_dpartial_add(const hyla_task_opts_t *o, int trans,
+                            const hyla_desc_t *A, int am, int an,
+                            const hyla_desc_t *B, int bk, int bn, void *P,
+                            int add);
+// C(Cm, Cn) = alpha sum_j S_j + beta C(Cm, Cn), j < count (C not read
+// when beta = 0).
+void hyla_task_dsum(const hyla_task_opts_t *o, double alpha, void *const *S,
+                    int count, double beta, const hyla_desc_t *C, int Cm,
+                    int Cn);
 // C = alpha op(A) op(B) + beta C
 void hyla_task_dgemm(const hyla_task_opts_t *o, int transa, int transb,
                      double alpha, const hyla_desc_t *A, int Am, int An,

@@ -138,6 +138,7 @@ typedef struct hyla_seq {
     int info;         // smallest positive numerical info, kept atomically
     int stop_on_info; // later tasks do nothing once info > 0 (potrf)
     int dist;         // tasks on distributed matrices, on every process
+    struct hyla_partials *partials; // freed by the wait (hyla_rt_partials)
 } hyla_seq_t;
 
 void hyla_rt_seq_init(hyla_seq_t *seq, int stop_on_info);
@@ -155,6 +156,17 @@ void hyla_rt_seq_info(hyla_seq_t *seq, int info);
 int hyla_rt_seq_skip(const hyla_seq_t *seq);
 
 int hyla_rt_seq_failed(const hyla_seq_t *seq);
+
+// Partial sums of the tiles of B, a set per process, for the fan-in of
+// distributed solves and products: tile (m, n) of process r's set is a
+// runtime handle shaped as B's tile (m, n), owned by r, with memory from
+// the first task that writes it (whole), until seq's wait.  NULL (and seq
+// failed) when out of memory.  Collective on a distributed B.
+typedef struct hyla_partials hyla_partials_t;
+hyla_partials_t *hyla_rt_partials(hyla_seq_t *seq, const hyla_desc_t *B);
+void *hyla_rt_partial(const hyla_partials_t *W, int m, int n, int r);
+// By hyla_rt_seq_wait, after the tasks.
+void hyla_rt_partials_release(hyla_seq_t *seq);
 
 // Per-task options set by the algorithms.
 typedef struct hyla_task_opts {

@@ -11,6 +11,7 @@ void hyla_rt_seq_init(hyla_seq_t *seq, int stop_on_info)
     seq->info = 0;
     seq->stop_on_info = stop_on_info;
     seq->dist = 0;
+    seq->partials = NULL;
 }
 
 void hyla_rt_seq_init_on(hyla_seq_t *seq, int stop_on_info,
@@ -30,8 +31,12 @@ int hyla_rt_seq_wait(hyla_seq_t *seq)
     pthread_mutex_destroy(&seq->lock);
     int status = __atomic_load_n(&seq->status, __ATOMIC_ACQUIRE);
     int info = __atomic_load_n(&seq->info, __ATOMIC_ACQUIRE);
-    if (seq->dist) return hyla_rt_mpi_reduce(status, info);
-    return status ? status : info;
+    // A distributed call's transfers are over once the reduction returns.
+    int rc = seq->dist ? hyla_rt_mpi_reduce(status, info)
+             : status  ? status
+                       : info;
+    hyla_rt_partials_release(seq);
+    return rc;
 }
 
 void hyla_rt_seq_fail(hyla_seq_t *seq, int status)

@@ -27,7 +27,7 @@ OPS = """
     asum axpy batch copy desc dot gecon gemm gemv geqrf ger gesv getf2 getrf getri getrs lacpy
     lamch lange lansy lap laswp larnv laset lauum nrm2 potf2 potrf potrs posv
     scal swap syrk tile trmm trsm trsv trtri plrnt plgsy layout check resid
-    panel gen solve symv trmv ref hyla blas cusolver rbt local
+    panel gen solve symv trmv ref hyla blas cusolver rbt local partial sum
 """.split()
 
 OPS_RE = "|".join(sorted(OPS, key=len, reverse=True))

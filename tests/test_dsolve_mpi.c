@@ -16,13 +16,15 @@
 //  - the RBT solver: the residual, the same report on every rank, A
 //    unchanged (or its LU factors after a fall back: a zero pivot without
 //    butterflies, a singular A with LAPACKE's info), with and without the
-//    padded copy of A; X and the report those of one process alone, to
-//    the bit (the same tasks on the same tiles, wherever they ran);
+//    padded copy of A; X within 100 n eps of one process alone's, with
+//    its fall back (the distributed products and solves add the same
+//    terms in another order);
 //  - argument errors, the same status on every rank: B (X) not
 //    distributed as A (B), one rank's bad ipiv, opts or lld.
 #include "check.h"
 #include "mpi_harness.h"
 
+#include <float.h>
 #include <lapacke.h>
 #include <math.h>
 #include <stdlib.h>
@@ -204,7 +206,8 @@ static void singular(int n, int nb, int p, int q, int zero, int seed)
 }
 
 // hyla_dgesv_rbt_tile on rank 0 alone (A, B not distributed): whether X
-// and the report are those given.
+// is within 100 n eps (relative, max norm) of the X given, with the same
+// fall back.
 static int rbt_alone(int n, int nrhs, int nb, const hyla_rbt_opts_t *o,
                      const double *A, const double *B, const double *X,
                      const hyla_rbt_report_t *r)
@@ -223,14 +226,19 @@ static int rbt_alone(int n, int nrhs, int nb, const hyla_rbt_opts_t *o,
     hyla_desc_destroy(&TA);
     hyla_desc_destroy(&TB);
     hyla_desc_destroy(&TX);
-    int same = rc == 0 && !memcmp(X, Y, sizeof(double) * n * nrhs) &&
-               r1.iterations == r->iterations && r1.fallback == r->fallback;
+    double diff = 0, ymax = 0;
+    for (size_t e = 0; !rc && e < (size_t)n * nrhs; e++) {
+        diff = fmax(diff, fabs(X[e] - Y[e]));
+        ymax = fmax(ymax, fabs(Y[e]));
+    }
+    double rel = diff / ymax, eps = DBL_EPSILON;
+    int same = rc == 0 && rel <= 100 * n * eps && r1.fallback == r->fallback;
     free(Y);
     free(ipiv);
-    return th_check(same, "rc %d, X %s, iterations %d and %d, fall back %d "
-                          "and %d",
-                    rc, rc ? "?" : same ? "equal" : "differs", r->iterations,
-                    r1.iterations, (int)r->fallback, (int)r1.fallback);
+    return th_check(same,
+                    "rc %d, X apart by %.2g (bound %.2g), fall back %d "
+                    "and %d",
+                    rc, rel, 100 * n * eps, (int)r->fallback, (int)r1.fallback);
 }
 
 // hyla_dgesv_rbt_tile of order n with butterflies of `depth`, column
@@ -407,8 +415,8 @@ int main(int argc, char **argv)
         rbt(64, 2, 16, 2, -1, 0, p, q, seed++); // A's tiles read in place
         rbt(100, 1, 16, 1, -1, 0, p, q, seed++);
         rbt(48, 2, 8, 3, -1, 0, p, q, seed++);
-        rbt(50, 2, 8, 0, -1, 1, p, q, seed++);  // zero pivot: fall back
-        rbt(40, 2, 8, 2, 17, 0, p, q, seed++);  // singular: LAPACKE's info
+        rbt(50, 2, 8, 0, -1, 1, p, q, seed++); // zero pivot: fall back
+        rbt(40, 2, 8, 2, 17, 0, p, q, seed++); // singular: LAPACKE's info
     }
     return mpi_end();
 }
