@@ -3,10 +3,6 @@
 #include "algorithms_d.h"
 #include "tasks_d.h"
 
-// C(m, n) = alpha sum_k A(m, k) B(k, n) + beta C(m, n): one task per
-// (m, n, k), the k in order on each tile of C; where B and C are one tile
-// column (a few right-hand sides), one task per tile of C, whose products
-// would be too small to pay for a task each.
 // Distributed: the fan-in.  Each process of tile row m's process row
 // sums the products of its own tiles A(m, k) into its partial sum of
 // C(m, n), and the process of C(m, n) adds those up: only tiles of B's
@@ -30,6 +26,10 @@ static void fan_in(double alpha, const hyla_desc_t *A, const hyla_desc_t *B,
         }
 }
 
+// C(m, n) = alpha sum_k A(m, k) B(k, n) + beta C(m, n): one task per
+// (m, n, k), the k in order on each tile of C; where B and C are one tile
+// column (a few right-hand sides), one task per tile of C, whose products
+// would be too small to pay for a task each.
 void hyla_pdgemm(double alpha, const hyla_desc_t *A, const hyla_desc_t *B,
                  double beta, const hyla_desc_t *C, hyla_seq_t *seq)
 {

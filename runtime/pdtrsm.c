@@ -8,9 +8,7 @@
 // B = op(A)^-1 B.  op(A) is lower triangular for (lower, no-trans) and
 // (upper, trans): solve forward, otherwise backward.  The block of op(A)
 // coupling tile rows m and k is A(m, k), or A(k, m)^T when transposed.
-// One tile column of B on one GPU that holds A's triangle with room to
-// spare: the whole solve as one task, as its tile tasks would be
-// matrix-vector products too small for their scheduling.
+
 // Distributed: the fan-in.  The update of B(m, n) by tile A(am, an) runs
 // on that tile's process, into its partial sum of B(m, n); when row k's
 // turn comes, the process of B(k, n) subtracts the partial sums of the
@@ -61,6 +59,9 @@ static void fan_in(int uplo, int trans, int diag, const hyla_desc_t *A,
     free(S);
 }
 
+// One tile column of B on one GPU that holds A's triangle with room to
+// spare: the whole solve as one task, as its tile tasks would be
+// matrix-vector products too small for their scheduling.
 void hyla_pdtrsm(int uplo, int trans, int diag, const hyla_desc_t *A,
                  const hyla_trsm_ws_t *inv, int Wm, const hyla_desc_t *B,
                  hyla_seq_t *seq)
