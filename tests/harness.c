@@ -34,25 +34,34 @@ double th_toc(void)
     return th_now() - tic;
 }
 
+int th_gpu_probe(void)
+{
+    // In a child: a process that started CUDA cannot use it in the
+    // children it forks (the argument tests fork), so the parent must not
+    // start it.
+    // Once: the MPI tests probe before MPI starts, then call th_begin.
+    static int probed = -1;
+    if (probed >= 0) return probed;
+    if (!th_gpus()) return probed = 0;
+    fflush(stdout);
+    pid_t pid = fork();
+    if (pid == 0) {
+        th_init(1, 64, 1);
+        hyla_finalize();
+        _exit(0);
+    }
+    int status = 0;
+    if (pid < 0 || waitpid(pid, &status, 0) < 0 || !WIFEXITED(status))
+        return probed = 1;
+    return probed = WEXITSTATUS(status);
+}
+
 void th_begin(const char *suite)
 {
-    // The gpu suite: find out first whether there are GPUs enough (th_init
-    // exits 77 if not), so that no case runs half-way.  In a child: a
-    // process that started CUDA cannot use it in the children it forks
-    // (the argument tests fork), so the parent must not start it.
-    if (th_gpus()) {
-        fflush(stdout);
-        pid_t pid = fork();
-        if (pid == 0) {
-            th_init(1, 64, 1);
-            hyla_finalize();
-            _exit(0);
-        }
-        int status = 0;
-        if (pid < 0 || waitpid(pid, &status, 0) < 0 || !WIFEXITED(status))
-            exit(1);
-        if (WEXITSTATUS(status)) exit(WEXITSTATUS(status));
-    }
+    // The gpu suite: find out first whether there are GPUs enough, so that
+    // no case runs half-way.
+    int probe = th_gpu_probe();
+    if (probe) exit(probe);
     printf("# %s\n", suite);
     printf("%% %-14s %6s %6s %4s %3s %4s %9s %8s %10s  %s\n", "routine", "m",
            "n", "nb", "la", "ncpu", "seconds", "gflops", "residual", "status");

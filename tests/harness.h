@@ -19,6 +19,10 @@ void th_init(int ncpus, int nb, int la);
 // suite: th_init then starts hybrid mode on N GPUs, or exits 77, a SKIP,
 // where there are fewer).
 int th_gpus(void);
+// Whether the GPUs that HYLA_TEST_GPUS asks for are there: 0 (or none
+// asked), 77 (fewer: a SKIP, printed), 1 (hyla failed to start), from a
+// child process that starts hyla on them.
+int th_gpu_probe(void);
 // The same with LU panels factored by panel_threads threads.
 void th_init_panel(int ncpus, int nb, int la, int panel_threads);
 void th_finalize(void);

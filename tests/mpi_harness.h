@@ -9,6 +9,8 @@
 
 #include <hyla_mpi.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 static int rank, nprocs;
 
@@ -30,10 +32,16 @@ static inline int all_ok(int ok)
     return all;
 }
 
-// MPI with threads, the harness on rank 0, hyla on every rank (CPU
-// workers only, one each): 0, or 1 after a failure printed by rank 0.
+// MPI with threads, the harness on rank 0, hyla on every rank (one CPU
+// worker each): 0, or 1 after a failure printed by rank 0.  With
+// HYLA_TEST_GPUS=N every rank drives the first N GPUs too (shared by the
+// ranks on a machine with fewer; STARPU_WORKERS_CUDAID may pick them), in
+// hybrid mode or HYLA_TEST_MODE=native; where there are fewer, every rank
+// exits 77 (a SKIP) before MPI starts.
 static inline int mpi_begin(int *argc, char ***argv, const char *title)
 {
+    int probe = th_gpu_probe();
+    if (probe) exit(probe);
     int level;
     MPI_Init_thread(argc, argv, MPI_THREAD_MULTIPLE, &level);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -42,8 +50,12 @@ static inline int mpi_begin(int *argc, char ***argv, const char *title)
     hyla_config_t cfg;
     hyla_config_init(&cfg);
     cfg.ncpus = 1;
-    cfg.mode = HYLA_MODE_CPU;
     cfg.lookahead = 1;
+    const char *mode = getenv("HYLA_TEST_MODE");
+    cfg.ngpus = th_gpus();
+    cfg.mode = !cfg.ngpus                        ? HYLA_MODE_CPU
+               : mode && !strcmp(mode, "native") ? HYLA_MODE_NATIVE
+                                                 : HYLA_MODE_HYBRID;
     int rc = agreed(hyla_mpi_init(&cfg, MPI_COMM_WORLD));
     if (rc && rank == 0)
         printf("FAIL hyla_mpi_init: %d (%s) %s\n", rc, hyla_strerror(rc),
