@@ -227,6 +227,14 @@ static struct result run(const struct opts *o, hyla_desc_t *T, const double *A,
     return r;
 }
 
+// An m-by-n tile matrix, distributed over o's grid or this process's.
+static int create(const struct opts *o, int dist, hyla_desc_t **D, int m, int n,
+                  int nb)
+{
+    return dist ? hyla_desc_create_dist(D, HYLA_DOUBLE, m, n, nb, o->p, o->q)
+                : hyla_desc_create(D, HYLA_DOUBLE, m, n, nb);
+}
+
 // Order sizes[s] of o on a tile matrix distributed over the grid (dist)
 // or this process's with tiles of nb: rank 0 makes the matrix.
 static struct result measure(const struct opts *o, int s, int dist, int nb)
@@ -243,17 +251,11 @@ static struct result measure(const struct opts *o, int s, int dist, int nb)
     // Creating a distributed matrix is collective: all go on, or none.
     if (dist)
         MPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
-    int rc = ok ? 0 : HYLA_ERR_OUT_OF_MEMORY;
-    for (int m = 0; !rc && m < 1 + 2 * rbt; m++) {
-        hyla_desc_t **D = m == 0 ? &T : m == 1 ? &TB : &TX;
-        int cols = m == 0 ? n : 1;
-        // The b and x of gesv_rbt in tiles of A's size (nb 0: hyla's).
-        int tnb = m == 0 ? nb : r.nb;
-        rc = dist ? hyla_desc_create_dist(D, HYLA_DOUBLE, n, cols, tnb, o->p,
-                                          o->q)
-                  : hyla_desc_create(D, HYLA_DOUBLE, n, cols, tnb);
-        if (m == 0 && !rc) hyla_desc_size(T, NULL, NULL, &r.nb);
-    }
+    int rc = ok ? create(o, dist, &T, n, n, nb) : HYLA_ERR_OUT_OF_MEMORY;
+    // The b and x of gesv_rbt in tiles of A's size (nb 0: hyla's).
+    if (!rc) hyla_desc_size(T, NULL, NULL, &r.nb);
+    if (!rc && rbt) rc = create(o, dist, &TB, n, 1, r.nb);
+    if (!rc && rbt) rc = create(o, dist, &TX, n, 1, r.nb);
     if (!rc)
         r = run(o, T, A, F, ipiv, TB, TX, dist);
     else

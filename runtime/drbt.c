@@ -252,19 +252,22 @@ static void rhs_tiles_free(rhs_tiles_t *w)
 }
 
 // The column-major N-by-nrhs R as the tiles T and back, in seq.  On a
-// distributed T, R is rank 0's, cut into blocks registered as data (*b,
-// for after the wait: hyla_rt_lap_blocks_destroy); NULL otherwise.
-static int host_in(const double *R, int N, const hyla_desc_t *T, void ***b,
-                   hyla_seq_t *seq)
+// distributed T, R is rank 0's, cut into blocks registered as data by
+// host_blocks (*b, for after the wait: hyla_rt_lap_blocks_destroy); *b
+// is NULL otherwise.
+static int host_blocks(const double *R, int N, const hyla_desc_t *T, void ***b)
 {
     *b = NULL;
-    if (!T->dist) {
+    return T->dist ? hyla_rt_lap_blocks_create(b, T, R, N) : 0;
+}
+
+static void host_in(const double *R, int N, const hyla_desc_t *T, void **b,
+                    hyla_seq_t *seq)
+{
+    if (b)
+        hyla_pdlap_blocks_to_desc(b, T, seq);
+    else
         hyla_pdlap_to_desc(HYLA_FULL, R, N, T, seq);
-        return 0;
-    }
-    int rc = hyla_rt_lap_blocks_create(b, T, R, N);
-    if (!rc) hyla_pdlap_blocks_to_desc(*b, T, seq);
-    return rc;
 }
 
 static void host_out(const hyla_desc_t *T, double *R, int N, void **b,
@@ -284,8 +287,9 @@ static int solve_once(const hyla_drbt_t *F, const rhs_tiles_t *w, double *R)
     hyla_seq_t seq;
     hyla_rt_seq_init_on(&seq, 0, F->LU);
     void **b;
-    int rc = host_in(R, F->N, T, &b, &seq);
+    int rc = host_blocks(R, F->N, T, &b);
     if (!rc) {
+        host_in(R, F->N, T, b, &seq);
         hyla_pdrbt_rows(HYLA_TRANS, T, F->depth, F->W, 0, &seq);
         hyla_pdtrsm(HYLA_LOWER, HYLA_NO_TRANS, HYLA_UNIT, F->LU, &F->inv, 0, T,
                     &seq);
@@ -309,11 +313,11 @@ static int product(const hyla_drbt_t *F, const rhs_tiles_t *w, double alpha,
     hyla_seq_t seq;
     hyla_rt_seq_init_on(&seq, 0, F->LU);
     void **bx, **br = NULL;
-    int rc = host_in(X, F->N, w->X, &bx, &seq);
-    if (!rc && beta != 0) rc = host_in(R, F->N, w->T, &br, &seq);
-    if (!rc && beta == 0 && w->T->dist)
-        rc = hyla_rt_lap_blocks_create(&br, w->T, R, F->N);
+    int rc = host_blocks(X, F->N, w->X, &bx);
+    if (!rc) rc = host_blocks(R, F->N, w->T, &br);
     if (!rc) {
+        host_in(X, F->N, w->X, bx, &seq);
+        if (beta != 0) host_in(R, F->N, w->T, br, &seq);
         hyla_pdgemm(alpha, F->A, w->X, beta, w->T, &seq);
         host_out(w->T, R, F->N, br, &seq);
     }
