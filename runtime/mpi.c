@@ -27,6 +27,14 @@ MPI_Comm hyla_rt_mpi_comm(void)
 int hyla_rt_starpu_start(struct starpu_conf *conf)
 {
     if (!mpi.asked) return starpu_init(conf);
+    // A message that comes before its receive is posted lands in memory
+    // that StarPU-MPI's thread waits for, sending nothing meanwhile.  By
+    // default a CPU worker makes that memory; but a distributed LU panel
+    // holds one inside MPI calls until the other processes of its column
+    // join, and with one CPU worker a process could wait for a peer that
+    // waits for its data (seen with two processes of one worker each).
+    // Allocated by StarPU-MPI's thread itself, the memory never waits.
+    setenv("STARPU_MPI_EARLYDATA_ALLOCATE", "1", 1);
     // StarPU-MPI's communication thread keeps a core of its own when
     // StarPU picks the CPU workers (ncpus -1).
     int ret = starpu_mpi_init_conf(NULL, NULL, 0, mpi.comm, conf);
@@ -108,9 +116,10 @@ long long hyla_rt_mpi_tags(long long count)
     return first;
 }
 
+// Owners are ranks of hyla's communicator, which need not be the world.
 void hyla_rt_mpi_register(starpu_data_handle_t h, long long tag, int owner)
 {
-    starpu_mpi_data_register(h, tag, owner);
+    starpu_mpi_data_register_comm(h, tag, owner, mpi.comm);
 }
 
 int hyla_rt_mpi_reduce(int status, int info)

@@ -32,21 +32,10 @@ static inline int all_ok(int ok)
     return all;
 }
 
-// MPI with threads, the harness on rank 0, hyla on every rank (one CPU
-// worker each): 0, or 1 after a failure printed by rank 0.  With
-// HYLA_TEST_GPUS=N every rank drives the first N GPUs too (shared by the
-// ranks on a machine with fewer; STARPU_WORKERS_CUDAID may pick them), in
-// hybrid mode or HYLA_TEST_MODE=native; where there are fewer, every rank
-// exits 77 (a SKIP) before MPI starts.
-static inline int mpi_begin(int *argc, char ***argv, const char *title)
+// hyla on every rank (one CPU worker each), with GPUs as HYLA_TEST_GPUS
+// and HYLA_TEST_MODE ask: 0, or 1 after a failure printed by rank 0.
+static inline int mpi_start(void)
 {
-    int probe = th_gpu_probe();
-    if (probe) exit(probe);
-    int level;
-    MPI_Init_thread(argc, argv, MPI_THREAD_MULTIPLE, &level);
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &nprocs);
-    if (rank == 0) th_begin(title);
     hyla_config_t cfg;
     hyla_config_init(&cfg);
     cfg.ncpus = 1;
@@ -61,6 +50,24 @@ static inline int mpi_begin(int *argc, char ***argv, const char *title)
         printf("FAIL hyla_mpi_init: %d (%s) %s\n", rc, hyla_strerror(rc),
                hyla_error_detail());
     return rc != 0;
+}
+
+// MPI with threads, the harness on rank 0, hyla on every rank (mpi_start):
+// 0, or 1 after a failure printed by rank 0.  With HYLA_TEST_GPUS=N every
+// rank drives the first N GPUs too (shared by the ranks on a machine with
+// fewer; STARPU_WORKERS_CUDAID may pick them), in hybrid mode or
+// HYLA_TEST_MODE=native; where there are fewer, every rank exits 77 (a
+// SKIP) before MPI starts.
+static inline int mpi_begin(int *argc, char ***argv, const char *title)
+{
+    int probe = th_gpu_probe();
+    if (probe) exit(probe);
+    int level;
+    MPI_Init_thread(argc, argv, MPI_THREAD_MULTIPLE, &level);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &nprocs);
+    if (rank == 0) th_begin(title);
+    return mpi_start();
 }
 
 // hyla and MPI stopped; the exit code of the harness, on every rank.
