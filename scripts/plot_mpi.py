@@ -48,12 +48,15 @@ def main(argv):
             ax.text(x, max(h, s[x]) * 1.02, "%.2fx" % float(r["speedup"]),
                     ha="center", fontsize=8)
         ax.set_xticks(list(xs))
-        ax.set_xticklabels(["%s ranks %s\nn=%s" % (r["ranks"], r["grid"],
-                                                     r["n"]) for r in rows],
-                           fontsize=7)
+        ax.set_xticklabels(["%s ranks %s\nn=%s%s" %
+                            (r["ranks"], r["grid"], r["n"],
+                             "\n" + r["mode"] if r.get("mode") else "")
+                            for r in rows], fontsize=7)
         ax.set_ylabel("GFLOP/s")
-        ax.set_title("%s: %s, %s CPU workers per rank" %
-                     (name, routine, rows[0]["cpus_per_rank"]), fontsize=9)
+        gpus = rows[0].get("gpus_per_rank", "0")
+        ax.set_title("%s: %s, %s CPU workers%s per rank" %
+                     (name, routine, rows[0]["cpus_per_rank"],
+                      " + %s GPU" % gpus if gpus != "0" else ""), fontsize=9)
         ax.set_ylim(0, max(d + s) * 1.15)
         ax.legend(fontsize=8, loc="upper left")
     if title:
