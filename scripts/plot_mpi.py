@@ -6,7 +6,7 @@ single-process, by routine, ranks and grid.
 Usage: plot_mpi.py OUT.png CSV [CSV ...] [--title TEXT]
 
 One panel per (file, routine): a pair of bars per row (distributed, and
-the single process of the same cores), labelled ranks:grid and n, with
+the single process of the same cores), labelled ranks, grid, n and mode, with
 the speedup t(single) / t(distributed) above.  Needs Debian's
 python3-matplotlib.
 """
