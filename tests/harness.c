@@ -36,10 +36,10 @@ double th_toc(void)
 
 int th_gpu_probe(void)
 {
+    // Once: the MPI tests probe before MPI starts, then call th_begin.
     // In a child: a process that started CUDA cannot use it in the
     // children it forks (the argument tests fork), so the parent must not
     // start it.
-    // Once: the MPI tests probe before MPI starts, then call th_begin.
     static int probed = -1;
     if (probed >= 0) return probed;
     if (!th_gpus()) return probed = 0;
@@ -85,6 +85,15 @@ void th_init(int ncpus, int nb, int la)
     th_init_panel(ncpus, nb, la, 1);
 }
 
+void th_config_gpus(hyla_config_t *cfg)
+{
+    const char *mode = getenv("HYLA_TEST_MODE");
+    cfg->ngpus = th_gpus();
+    cfg->mode = !cfg->ngpus                       ? HYLA_MODE_CPU
+                : mode && !strcmp(mode, "native") ? HYLA_MODE_NATIVE
+                                                  : HYLA_MODE_HYBRID;
+}
+
 void th_init_panel(int ncpus, int nb, int la, int panel_threads)
 {
     hyla_config_t cfg;
@@ -97,12 +106,8 @@ void th_init_panel(int ncpus, int nb, int la, int panel_threads)
     // (HYLA_TEST_GPUS=N, set by meson) on exactly N GPUs, in hybrid mode
     // or in native mode with HYLA_TEST_MODE=native, and is skipped where
     // there are fewer.
-    int gpus = th_gpus();
-    const char *mode = getenv("HYLA_TEST_MODE");
-    cfg.mode = !gpus                              ? HYLA_MODE_CPU
-               : mode && !strcmp(mode, "native") ? HYLA_MODE_NATIVE
-                                                 : HYLA_MODE_HYBRID;
-    cfg.ngpus = gpus;
+    th_config_gpus(&cfg);
+    int gpus = cfg.ngpus;
     int rc = hyla_init(&cfg);
     hyla_config_t got;
     if (gpus && (rc == HYLA_ERR_NOT_SUPPORTED ||

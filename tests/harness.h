@@ -15,17 +15,20 @@ int th_end(void);
 // Start hyla with ncpus CPU workers, tile size nb and lookahead la, or fail
 // the program.  Sets the columns the rows below print.
 void th_init(int ncpus, int nb, int la);
+// The same with LU panels factored by panel_threads threads.
+void th_init_panel(int ncpus, int nb, int la, int panel_threads);
+void th_finalize(void);
 // GPUs the tests run on: 0 (cpu suite), or N from HYLA_TEST_GPUS (gpu
 // suite: th_init then starts hybrid mode on N GPUs, or exits 77, a SKIP,
 // where there are fewer).
 int th_gpus(void);
+// cfg's GPUs (th_gpus) and mode: cpu without GPUs, else hybrid, or native
+// with HYLA_TEST_MODE=native.
+void th_config_gpus(hyla_config_t *cfg);
 // Whether the GPUs that HYLA_TEST_GPUS asks for are there: 0 (or none
 // asked), 77 (fewer: a SKIP, printed), 1 (hyla failed to start), from a
 // child process that starts hyla on them.
 int th_gpu_probe(void);
-// The same with LU panels factored by panel_threads threads.
-void th_init_panel(int ncpus, int nb, int la, int panel_threads);
-void th_finalize(void);
 
 // One numerical case: prints a row and counts it.  ok decides.
 void th_row(const char *routine, int m, int n, int nb, double seconds,

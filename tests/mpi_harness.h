@@ -10,7 +10,6 @@
 #include <hyla_mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 static int rank, nprocs;
 
@@ -40,11 +39,7 @@ static inline int mpi_start(void)
     hyla_config_init(&cfg);
     cfg.ncpus = 1;
     cfg.lookahead = 1;
-    const char *mode = getenv("HYLA_TEST_MODE");
-    cfg.ngpus = th_gpus();
-    cfg.mode = !cfg.ngpus                        ? HYLA_MODE_CPU
-               : mode && !strcmp(mode, "native") ? HYLA_MODE_NATIVE
-                                                 : HYLA_MODE_HYBRID;
+    th_config_gpus(&cfg);
     int rc = agreed(hyla_mpi_init(&cfg, MPI_COMM_WORLD));
     if (rc && rank == 0)
         printf("FAIL hyla_mpi_init: %d (%s) %s\n", rc, hyla_strerror(rc),
