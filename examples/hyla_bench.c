@@ -89,7 +89,8 @@ static const char usage[] =
     "                      readable; printed with GFLOP/s per watt\n"
     "      --no-check      do not compute residuals\n"
     "      --check         compute them (the default, but not of tune)\n"
-    "      --csv FILE      also write the results to FILE as CSV\n"
+    "      --csv FILE      also write the results to FILE as CSV, appended\n"
+    "                      (a header line when FILE is new or empty)\n"
     "      --json FILE     also write them to FILE as JSON (an array of\n"
     "                      objects with the CSV's column names)\n"
     "  -h, --help          this text\n"
@@ -793,6 +794,9 @@ static int measure(const options_t *o, const hyla_config_t *cfg,
 
 int main(int argc, char **argv)
 {
+    // A row as soon as it is measured, also through a pipe: a run stopped
+    // by a time limit keeps the rows it finished.
+    setvbuf(stdout, NULL, _IOLBF, 0);
     options_t o;
     parse(argc, argv, &o);
     int ncores = (int)sysconf(_SC_NPROCESSORS_ONLN);

@@ -50,9 +50,11 @@ static int is_text(int c)
     return 0;
 }
 
-static FILE *open_file(const char *path)
+// The CSV is appended to, so that several runs can gather their rows in
+// one file; the JSON array is written anew.
+static FILE *open_file(const char *path, const char *how)
 {
-    FILE *f = fopen(path, "w");
+    FILE *f = fopen(path, how);
     if (!f) perror(path);
     return f;
 }
@@ -60,12 +62,14 @@ static FILE *open_file(const char *path)
 int results_open(results_t *r, const char *csv, const char *json)
 {
     *r = (results_t){NULL, NULL, 0};
-    if ((csv && !(r->csv = open_file(csv))) ||
-        (json && !(r->json = open_file(json)))) {
+    if ((csv && !(r->csv = open_file(csv, "a"))) ||
+        (json && !(r->json = open_file(json, "w")))) {
         results_close(r);
         return 2;
     }
-    for (int c = 0; r->csv && c < RESULT_COLUMNS; c++)
+    // The header only where the file is new (or empty).
+    int header = r->csv && fseek(r->csv, 0, SEEK_END) == 0 && !ftell(r->csv);
+    for (int c = 0; header && c < RESULT_COLUMNS; c++)
         fprintf(r->csv, "%s%c", result_names[c],
                 c + 1 < RESULT_COLUMNS ? ',' : '\n');
     if (r->json) fputs("[", r->json);

@@ -18,6 +18,7 @@ rm -f "$csv"
 for c in "${cases[@]}"; do
     n=${c%:*} nb=${c#*:}
     for ((s = first; s < first + count; s++)); do
+        : >"$tmp" # --csv appends
         "$bench" -r gesv_rbt -p "$prec" -n "$n" --nb "$nb" --seed "$s" \
             --no-ref --repeat 1 --csv "$tmp" "$@" >/dev/null 2>&1 || true
         if [ ! -f "$csv" ]; then head -1 "$tmp" >"$csv"; fi

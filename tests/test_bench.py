@@ -37,6 +37,12 @@ def check(ok, what):
     failures += not ok
 
 
+def fresh(path):
+    """Removes path: --csv appends, and each check wants its rows only."""
+    if os.path.exists(path):
+        os.remove(path)
+
+
 def run(bench, *args):
     return subprocess.run([bench, *args], capture_output=True, text=True,
                           timeout=600)
@@ -91,6 +97,7 @@ def main(bench):
               "trace: the same run as an SVG timeline (%d boxes, %d tasks)"
               % (len(boxes), len(tasks)))
 
+        fresh(out_csv)
         r = run(bench, "-r", "getrf", "-n", "70", "--nb", "16,32",
                 "--lookahead", "1,2", "--ncpus", "2", "--mode", "cpu",
                 "--repeat", "1", "--csv", out_csv)
@@ -102,6 +109,7 @@ def main(bench):
               "a sweep of nb and lookahead: one row per pair, in order")
         check(len({b["ref_s_min"] for b in sweep}) == 1,
               "a sweep: the reference measured once")
+        fresh(out_csv)
         r = run(bench, "-r", "getrf", "-n", "70", "--nb", "16",
                 "--panel-threads", "1,2", "--ncpus", "2", "--mode", "cpu",
                 "--repeat", "1", "--no-ref", "--csv", out_csv)
@@ -111,6 +119,7 @@ def main(bench):
               [b["panel_threads"] for b in sweep] == ["1", "2"],
               "a sweep of panel threads: one row each")
 
+        fresh(out_csv)
         r = run(bench, "-r", "getrf", "-n", "70", "--nb", "16",
                 "--ncpus", "1,2", "--mode", "cpu", "--repeat", "1",
                 "--csv", out_csv)
@@ -119,7 +128,17 @@ def main(bench):
         check(r.returncode == 0 and [b["ncpu"] for b in sweep] == ["1", "2"]
               and len({b["ref_s_min"] for b in sweep}) == 1,
               "a sweep of CPU workers: one row each, one reference")
+        r = run(bench, "-r", "getrf", "-n", "70", "--nb", "16",
+                "--ncpus", "2", "--mode", "cpu", "--repeat", "1", "--no-ref",
+                "--csv", out_csv)
+        with open(out_csv) as f:
+            lines = f.read().splitlines()
+        check(r.returncode == 0 and len(lines) == 4 and
+              lines[0] == ",".join(COLUMNS) and
+              lines.count(",".join(COLUMNS)) == 1,
+              "--csv appends to a file: one header, the rows of both runs")
 
+        fresh(out_csv)
         r = run(bench, "-r", "getrf_batched,getri_batched", "-p", "d,s",
                 "-n", "1,7,40", "--batch", "9", "--ncpus", "2", "--mode",
                 "cpu", "--repeat", "1", "--csv", out_csv)
@@ -136,6 +155,7 @@ def main(bench):
             f.write("# an earlier entry, of another order\n"
                     "getrf d cpu 5000 48 1 1 1.0\n"
                     "getrf d cpu 70 99 1 1 1.0\n")
+        fresh(out_csv)
         r = run(bench, "tune", "-r", "getrf,potrf", "-n", "40,70", "--nb",
                 "8,16", "--lookahead", "1,2", "--ncpus", "2", "--mode", "cpu",
                 "--repeat", "1", "--out", tuning, "--csv", out_csv)
@@ -166,6 +186,7 @@ def main(bench):
               all(chosen[k] in fastest[k][1] for k in fastest),
               "tune: the fastest run of each routine and order, the entry "
               "not measured again kept (%s)" % lines)
+        fresh(out_csv)
         env_run = subprocess.run(
             [bench, "-r", "potrf", "-n", "69", "--ncpus", "2", "--mode",
              "cpu", "--repeat", "1", "--no-ref", "--csv", out_csv],
