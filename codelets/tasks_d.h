@@ -58,10 +58,11 @@ void hyla_task_dtrtri(const hyla_task_opts_t *o, int uplo, int diag, int col0,
                       const hyla_desc_t *A, int Am, int An,
                       const hyla_desc_t *W, int Wm, int Wn);
 // B = op(W) B (side left) or B op(W) (side right): a triangular solve
-// when W holds an inverse, done as a GEMM through a copy of B in the
-// scratch tile S (a runtime handle).
-void hyla_task_dtrsm_inv(const hyla_task_opts_t *o, int side, int trans,
-                         const hyla_desc_t *W, int Wm, int Wn,
+// when W holds an inverse, done by GEMMs through a copy of B in the
+// scratch tile S (a runtime handle).  W is triangular (uplo), its other
+// triangle zero: the GEMMs skip its zero blocks.
+void hyla_task_dtrsm_inv(const hyla_task_opts_t *o, int side, int uplo,
+                         int trans, const hyla_desc_t *W, int Wm, int Wn,
                          const hyla_desc_t *B, int Bm, int Bn, void *S);
 // Cholesky of the diagonal tile (k, k); info is offset to a global column.
 void hyla_task_dpotrf(const hyla_task_opts_t *o, int uplo, const hyla_desc_t *A,

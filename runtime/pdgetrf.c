@@ -35,8 +35,8 @@ void hyla_pdgetrf(const hyla_desc_t *A, const hyla_pivots_t *P, int lookahead,
             hyla_pdlaswp_step(&o, A, k, n, P, 1);
             // A(k, n) = L_kk^-1 A(k, n)
             if (ws->inv)
-                hyla_task_dtrsm_inv(&o, HYLA_LEFT, HYLA_NO_TRANS, ws->inv, 0, k,
-                                    A, k, n, ws->scratch);
+                hyla_task_dtrsm_inv(&o, HYLA_LEFT, HYLA_LOWER, HYLA_NO_TRANS,
+                                    ws->inv, 0, k, A, k, n, ws->scratch);
             else
                 hyla_task_dtrsm(&o, HYLA_LEFT, HYLA_LOWER, HYLA_NO_TRANS,
                                 HYLA_UNIT, 1.0, A, k, k, A, k, n);

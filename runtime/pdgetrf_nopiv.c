@@ -27,8 +27,8 @@ void hyla_pdgetrf_nopiv(const hyla_desc_t *A, int lookahead,
         // A(m, k) = A(m, k) U_kk^-1
         for (int m = k + 1; m < mt; m++) {
             if (inv)
-                hyla_task_dtrsm_inv(&o, HYLA_RIGHT, HYLA_NO_TRANS, ws->inv, 1,
-                                    k, A, m, k, ws->scratch);
+                hyla_task_dtrsm_inv(&o, HYLA_RIGHT, HYLA_UPPER, HYLA_NO_TRANS,
+                                    ws->inv, 1, k, A, m, k, ws->scratch);
             else
                 hyla_task_dtrsm(&o, HYLA_RIGHT, HYLA_UPPER, HYLA_NO_TRANS,
                                 HYLA_NON_UNIT, 1.0, A, k, k, A, m, k);
@@ -37,8 +37,8 @@ void hyla_pdgetrf_nopiv(const hyla_desc_t *A, int lookahead,
             o.priority = hyla_prio_update(nt, k, n, lookahead);
             // A(k, n) = L_kk^-1 A(k, n)
             if (inv)
-                hyla_task_dtrsm_inv(&o, HYLA_LEFT, HYLA_NO_TRANS, ws->inv, 0, k,
-                                    A, k, n, ws->scratch);
+                hyla_task_dtrsm_inv(&o, HYLA_LEFT, HYLA_LOWER, HYLA_NO_TRANS,
+                                    ws->inv, 0, k, A, k, n, ws->scratch);
             else
                 hyla_task_dtrsm(&o, HYLA_LEFT, HYLA_LOWER, HYLA_NO_TRANS,
                                 HYLA_UNIT, 1.0, A, k, k, A, k, n);

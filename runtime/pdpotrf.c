@@ -21,8 +21,8 @@ static void solve(int uplo, const hyla_desc_t *A, int k,
         // Lower: A(i, k) runs with column k; upper: A(k, i) with column i.
         o->owner = n;
         if (ws->inv)
-            hyla_task_dtrsm_inv(o, side, HYLA_TRANS, ws->inv, 0, k, A, m, n,
-                                ws->scratch);
+            hyla_task_dtrsm_inv(o, side, uplo, HYLA_TRANS, ws->inv, 0, k, A, m,
+                                n, ws->scratch);
         else
             hyla_task_dtrsm(o, side, uplo, HYLA_TRANS, HYLA_NON_UNIT, 1.0, A, k,
                             k, A, m, n);
