@@ -26,9 +26,9 @@ struct gemm {
 // only: with p blocks, (p + 1) / 2p of a whole GEMM's flops (5/8 for the
 // 4 blocks a tile usually gets).
 struct prod {
-    int side, lower, trans, m, n, ldw, ldc, block, count;
-    const double *W, *S;
-    double *C;
+    int side, lower, trans, m, n, dim, ldw, ldc, block, count;
+    const double *W;
+    double *S, *C;
 };
 
 static struct prod prod_of(void *buffers[], const struct dtrsm_inv_args *a)
@@ -45,10 +45,11 @@ static struct prod prod_of(void *buffers[], const struct dtrsm_inv_args *a)
                      .W = HYLA_TILE_PTR(W),
                      .S = HYLA_TILE_PTR(buffers[2]),
                      .C = HYLA_TILE_PTR(T)};
-    int dim = p.side == HYLA_LEFT ? p.m : p.n;
-    // A quarter of the order, in multiples of 8 (512 of a 2048 tile).
-    p.block = ((dim + 3) / 4 + 7) / 8 * 8;
-    p.count = (dim + p.block - 1) / p.block;
+    // E's order; blocks of a quarter of it, in multiples of 8 (512 of a
+    // 2048 tile).
+    p.dim = p.side == HYLA_LEFT ? p.m : p.n;
+    p.block = ((p.dim + 3) / 4 + 7) / 8 * 8;
+    p.count = (p.dim + p.block - 1) / p.block;
     return p;
 }
 
@@ -62,11 +63,10 @@ static const double *e_block(const struct prod *p, int r0, int c0)
 // The GEMM of block j (j < p->count).
 static struct gemm gemm_of(const struct prod *p, int j)
 {
-    int dim = p->side == HYLA_LEFT ? p->m : p->n;
-    int b0 = j * p->block, b1 = hyla_imin(dim, b0 + p->block);
+    int b0 = j * p->block, b1 = hyla_imin(p->dim, b0 + p->block);
     // E's nonzero part in the rows (left) or columns (right) b0:b1.
     int k0 = p->lower == (p->side == HYLA_LEFT) ? 0 : b0;
-    int k1 = p->lower == (p->side == HYLA_LEFT) ? b1 : dim;
+    int k1 = p->lower == (p->side == HYLA_LEFT) ? b1 : p->dim;
     struct gemm g = {.k = k1 - k0, .ldc = p->ldc};
     if (p->side == HYLA_LEFT) {
         // C(b0:b1, :) = E(b0:b1, k0:k1) S(k0:k1, :)
@@ -91,9 +91,8 @@ static void cl_dtrsm_inv_cpu(void *buffers[], void *cl_arg)
     const struct dtrsm_inv_args *a = cl_arg;
     if (hyla_rt_seq_skip(a->seq)) return;
     struct prod p = prod_of(buffers, a);
-    double *S = (double *)p.S;
     for (int i = 0; i < p.m; i++)
-        memcpy(S + (size_t)i * p.n, p.C + (size_t)i * p.ldc,
+        memcpy(p.S + (size_t)i * p.n, p.C + (size_t)i * p.ldc,
                sizeof(double) * p.n);
     for (int j = 0; j < p.count; j++) {
         struct gemm g = gemm_of(&p, j);
@@ -111,7 +110,7 @@ static void cl_dtrsm_inv_cuda(void *buffers[], void *cl_arg)
     struct prod p = prod_of(buffers, a);
     hyla_cl_cuda_t c = hyla_cl_cuda_begin();
     int rc = 0;
-    if (cudaMemcpy2DAsync((double *)p.S, sizeof(double) * p.n, p.C,
+    if (cudaMemcpy2DAsync(p.S, sizeof(double) * p.n, p.C,
                           sizeof(double) * p.ldc, sizeof(double) * p.n, p.m,
                           cudaMemcpyDeviceToDevice, c.stream))
         rc = HYLA_ERR_CUDA;
