@@ -65,8 +65,10 @@ void hyla_task_dtrsm_inv(const hyla_task_opts_t *o, int side, int uplo,
                          int trans, const hyla_desc_t *W, int Wm, int Wn,
                          const hyla_desc_t *B, int Bm, int Bn, void *S);
 // Cholesky of the diagonal tile (k, k); info is offset to a global column.
+// W not NULL: the same task also writes the inverse of the factor to
+// W(Wm, Wn), as hyla_task_dtrtri would.
 void hyla_task_dpotrf(const hyla_task_opts_t *o, int uplo, const hyla_desc_t *A,
-                      int k);
+                      int k, const hyla_desc_t *W, int Wm, int Wn);
 
 // LU of the tile column A(k:mt-1, k); pivots into piece k of P.
 void hyla_task_dgetrf_panel(const hyla_task_opts_t *o, const hyla_desc_t *A,

@@ -3,18 +3,24 @@
 #include "algorithms_d.h"
 #include "tasks_d.h"
 
+// The Cholesky of the diagonal tile k; with a workspace, the same task
+// inverts the factor into tile (0, k) of ws->inv, but for the last tile,
+// which solves nothing.
+static void factor(int uplo, const hyla_desc_t *A, int k,
+                   const hyla_trsm_ws_t *ws, hyla_task_opts_t *o)
+{
+    o->priority = hyla_prio_panel(A->nt, k);
+    o->owner = k;
+    hyla_task_dpotrf(o, uplo, A, k, k + 1 < A->nt ? ws->inv : NULL, 0, k);
+}
+
 // The solves by the diagonal tile k, B = A(k, k)^-T B (upper) or
-// B A(k, k)^-T (lower): TRSMs, or with a workspace one inversion of the
-// tile and then GEMMs.
+// B A(k, k)^-T (lower): TRSMs, or GEMMs by the inverse factor() left in
+// the workspace.
 static void solve(int uplo, const hyla_desc_t *A, int k,
                   const hyla_trsm_ws_t *ws, hyla_task_opts_t *o)
 {
     int nt = A->nt;
-    if (ws->inv) {
-        o->owner = k;
-        hyla_task_dtrtri(o, uplo, HYLA_NON_UNIT, k * A->nb, A, k, k, ws->inv, 0,
-                         k);
-    }
     for (int i = k + 1; i < nt; i++) {
         int m = uplo == HYLA_LOWER ? i : k, n = uplo == HYLA_LOWER ? k : i;
         int side = uplo == HYLA_LOWER ? HYLA_RIGHT : HYLA_LEFT;
@@ -36,9 +42,7 @@ static void lower(const hyla_desc_t *A, int lookahead, const hyla_trsm_ws_t *ws,
     int nt = A->nt;
     for (int k = 0; k < nt; k++) {
         // A(k, k) = L(k, k) L(k, k)^T
-        o->priority = hyla_prio_panel(nt, k);
-        o->owner = k;
-        hyla_task_dpotrf(o, HYLA_LOWER, A, k);
+        factor(HYLA_LOWER, A, k, ws, o);
         // A(m, k) = A(m, k) L(k, k)^-T
         o->priority = hyla_prio_panel(nt, k) - 1;
         solve(HYLA_LOWER, A, k, ws, o);
@@ -63,9 +67,7 @@ static void upper(const hyla_desc_t *A, int lookahead, const hyla_trsm_ws_t *ws,
     int nt = A->nt;
     for (int k = 0; k < nt; k++) {
         // A(k, k) = U(k, k)^T U(k, k)
-        o->priority = hyla_prio_panel(nt, k);
-        o->owner = k;
-        hyla_task_dpotrf(o, HYLA_UPPER, A, k);
+        factor(HYLA_UPPER, A, k, ws, o);
         // A(k, n) = U(k, k)^-T A(k, n)
         o->priority = hyla_prio_panel(nt, k) - 1;
         solve(HYLA_UPPER, A, k, ws, o);
