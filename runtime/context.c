@@ -335,8 +335,10 @@ HYLA_EXPORT int hyla_init(const hyla_config_t *cfg)
     c.ngpus = ngpus;
     c.gpu_streams = ngpus ? hyla_rt_gpu_streams() : 0;
     // Native mode solves by inverses: the GPU's TRSMs are slow on the
-    // critical path (docs/perf).
-    if (c.trsm_inverse < 0) c.trsm_inverse = c.mode == HYLA_MODE_NATIVE;
+    // critical path (docs/perf).  In hybrid mode auto stays: each routine
+    // chooses (hyla_rt_trsm_inverse).
+    if (c.trsm_inverse < 0 && c.mode != HYLA_MODE_HYBRID)
+        c.trsm_inverse = c.mode == HYLA_MODE_NATIVE;
     if (ngpus) starpu_cublas_init();
     starpu_malloc_set_align(64);
 
@@ -407,6 +409,12 @@ HYLA_EXPORT const char *hyla_version(void)
 HYLA_EXPORT const char *hyla_topology(void)
 {
     return ctx.initialized ? hyla_rt_topology() : "";
+}
+
+int hyla_rt_trsm_inverse(int lu)
+{
+    int v = hyla_rt_config()->trsm_inverse;
+    return v < 0 ? !lu : v;
 }
 
 int hyla_rt_initialized(void)

@@ -455,10 +455,10 @@ void hyla_rt_pivots_destroy(hyla_pivots_t *P)
 }
 
 int hyla_rt_trsm_ws_create(const char *r, hyla_trsm_ws_t *ws,
-                           const hyla_desc_t *A, int count)
+                           const hyla_desc_t *A, int count, int lu)
 {
     *ws = (hyla_trsm_ws_t){NULL, NULL};
-    if (!hyla_rt_config()->trsm_inverse) return HYLA_SUCCESS;
+    if (!hyla_rt_trsm_inverse(lu)) return HYLA_SUCCESS;
     return hyla_rt_inv_ws_create(r, ws, A, count);
 }
 

@@ -22,7 +22,7 @@ HYLA_EXPORT int hyla_dgetrf_tile(hyla_desc_t *A, int *ipiv)
     rc = hyla_rt_pivots_create(&P, ipiv, hyla_imin(A->m, A->n), A->nb);
     if (!rc && A->dist) rc = hyla_rt_pivots_dist(&P, A, A);
     if (!rc && A->dist && A->p > 1) rc = hyla_rt_pivots_panel(&P, A);
-    if (!rc && !A->dist) rc = hyla_rt_trsm_ws_create(r, &ws, A, 1);
+    if (!rc && !A->dist) rc = hyla_rt_trsm_ws_create(r, &ws, A, 1, 1);
     int la;
     hyla_rt_tuned(HYLA_TUNE_GETRF, HYLA_DOUBLE, hyla_imax(A->m, A->n), NULL,
                   &la);
@@ -58,7 +58,7 @@ HYLA_EXPORT int hyla_dgetrf(int m, int n, double *A, int lda, int *ipiv)
     hyla_trsm_ws_t ws = {NULL, NULL};
     hyla_rt_seq_init(&seq, 0);
     rc = hyla_rt_pivots_create(&P, ipiv, hyla_imin(m, n), T->nb);
-    if (!rc) rc = hyla_rt_trsm_ws_create(r, &ws, T, 1);
+    if (!rc) rc = hyla_rt_trsm_ws_create(r, &ws, T, 1, 1);
     if (!rc) {
         hyla_pdlap_to_desc(HYLA_FULL, A, lda, T, &seq);
         hyla_pdgetrf(T, &P, la, &ws, &seq);

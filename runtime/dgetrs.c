@@ -121,7 +121,8 @@ HYLA_EXPORT int hyla_dgesv(int n, int nrhs, double *A, int lda, int *ipiv,
     rc = lap_begin(&s, r, n, nrhs, A, lda, ipiv, B, ldb);
     if (rc) return lap_end(&s, rc);
     hyla_trsm_ws_t ws;
-    if ((rc = hyla_rt_trsm_ws_create(r, &ws, s.A, 1))) return lap_end(&s, rc);
+    if ((rc = hyla_rt_trsm_ws_create(r, &ws, s.A, 1, 1)))
+        return lap_end(&s, rc);
     int la;
     hyla_rt_tuned(HYLA_TUNE_GETRF, HYLA_DOUBLE, n, NULL, &la);
     hyla_pdgetrf(s.A, &s.P, la, &ws, &s.seq);

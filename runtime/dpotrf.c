@@ -26,7 +26,7 @@ HYLA_EXPORT int hyla_dpotrf_tile(char uplo, hyla_desc_t *A)
     // Distributed, the solves are TRSMs (the inverses' workspace is one
     // process's).
     hyla_trsm_ws_t ws = {NULL, NULL};
-    if (!A->dist && (rc = hyla_rt_trsm_ws_create(r, &ws, A, 1))) return rc;
+    if (!A->dist && (rc = hyla_rt_trsm_ws_create(r, &ws, A, 1, 0))) return rc;
     hyla_seq_t seq;
     hyla_rt_seq_init_on(&seq, 1, A);
     hyla_pdpotrf(u, A, potrf_lookahead(A->n), &ws, &seq);
@@ -123,7 +123,7 @@ HYLA_EXPORT int hyla_dpotrf(char uplo, int n, double *A, int lda)
     hyla_rt_seq_init(&seq, 1);
     hyla_trsm_ws_t ws = {NULL, NULL};
     rc = lap_in(r, u, n, 0, A, lda, NULL, 0, &TA, &TB, &seq);
-    if (!rc) rc = hyla_rt_trsm_ws_create(r, &ws, TA, 1);
+    if (!rc) rc = hyla_rt_trsm_ws_create(r, &ws, TA, 1, 0);
     if (!rc) {
         hyla_pdpotrf(u, TA, potrf_lookahead(n), &ws, &seq);
         hyla_pddesc_to_lap(u, TA, A, lda, &seq);
@@ -165,7 +165,7 @@ HYLA_EXPORT int hyla_dposv(char uplo, int n, int nrhs, double *A, int lda,
     hyla_rt_seq_init(&seq, 1);
     hyla_trsm_ws_t ws = {NULL, NULL};
     rc = lap_in(r, u, n, nrhs, A, lda, B, ldb, &TA, &TB, &seq);
-    if (!rc) rc = hyla_rt_trsm_ws_create(r, &ws, TA, 1);
+    if (!rc) rc = hyla_rt_trsm_ws_create(r, &ws, TA, 1, 0);
     if (rc) return lap_done(&seq, &TA, &TB, rc);
     hyla_pdpotrf(u, TA, potrf_lookahead(n), &ws, &seq);
     hyla_pddesc_to_lap(u, TA, A, lda, &seq);

@@ -165,13 +165,13 @@ static int factor(hyla_drbt_t *F, const double *Af, int lda,
     }
     // The inverses of the diagonal tiles' L and U (2 N t elements): the
     // LU's solves by those triangles are products by them when
-    // hyla_config's trsm_inverse says so, and on one GPU so are the
+    // hyla_rt_trsm_inverse says so, and on one GPU so are the
     // refinement's (hyla_pdtrsm).  Without pivoting L's entries are not
     // bounded by 1, and such a product errs by up to the tile's condition
     // number times eps, against eps times growth for the substitution:
     // the refinement pays for the difference.
     // Distributed, the solves are substitutions.
-    int inv = hyla_rt_config()->trsm_inverse && !dist;
+    int inv = hyla_rt_trsm_inverse(0) && !dist;
     if (!rc && !dist && (inv || hyla_rt_gpus() == 1))
         rc = hyla_rt_inv_ws_create("hyla_drbt_factor", &F->inv, F->LU, 2);
     if (!rc) {

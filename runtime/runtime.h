@@ -69,9 +69,17 @@ typedef struct hyla_trsm_ws {
     void *scratch;
 } hyla_trsm_ws_t;
 
-// For factoring A in routine r; on failure the error (detail set).
+// Whether the solves by diagonal tiles are products by their inverses:
+// as trsm_inverse says, or where it is auto (hybrid mode) in the Cholesky
+// and the LU without pivoting (hybrid Cholesky on an H100: 0.92 -> 1.08x
+// cuSOLVER at n = 32768), not in the LU (lu), whose CPU panels it would
+// follow with an inversion on the critical path (10-20 % slower there;
+// docs/perf).
+int hyla_rt_trsm_inverse(int lu);
+// For factoring A in routine r (an LU where lu), as hyla_rt_trsm_inverse
+// says; on failure the error (detail set).
 int hyla_rt_trsm_ws_create(const char *r, hyla_trsm_ws_t *ws,
-                           const hyla_desc_t *A, int count);
+                           const hyla_desc_t *A, int count, int lu);
 // The same whatever the configuration says.
 int hyla_rt_inv_ws_create(const char *r, hyla_trsm_ws_t *ws,
                           const hyla_desc_t *A, int count);

@@ -50,10 +50,10 @@ tests)
             log "test_$p gpu2 cyclic rc=$? $(tail -1 "$out/test_${p}_cyclic.log")"
         done
     fi
-    HYLA_TEST_GPUS=1 HYLA_TRSM_INV=1 HYLA_GPU_STREAMS=2 \
+    HYLA_TEST_GPUS=1 HYLA_TRSM_INV=0 HYLA_GPU_STREAMS=2 \
         HYLA_GPU_RESERVED_SMS=16 t "$tests/test_dpotrf" \
-        > "$out/test_dpotrf_gpu1_inv.log" 2>&1
-    log "test_dpotrf gpu1 inv rc=$? $(tail -1 "$out/test_dpotrf_gpu1_inv.log")"
+        > "$out/test_dpotrf_gpu1_trsm.log" 2>&1
+    log "test_dpotrf gpu1 trsm rc=$? $(tail -1 "$out/test_dpotrf_gpu1_trsm.log")"
     HYLA_TEST_GPUS=1 STARPU_LIMIT_CUDA_MEM=64 t "$tests/test_evict" \
         > "$out/test_evict.log" 2>&1
     log "test_evict gpu1 rc=$? $(tail -1 "$out/test_evict.log")"

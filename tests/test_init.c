@@ -219,12 +219,13 @@ static int gpu_mode(hyla_mode_t mode, const char *name, int ncpus)
     if (rc == 0) {
         hyla_config_t got;
         TH_STATUS(hyla_config_get(&got), 0);
-        // Native mode's defaults: three streams, solves by inverses.
+        // Native mode's defaults: three streams, solves by inverses;
+        // hybrid's two streams, and each routine chooses its solves.
         int native = mode == HYLA_MODE_NATIVE;
         th_check(got.mode == mode && got.ngpus >= 1 &&
                      (ncpus < 0 || got.ncpus == ncpus) &&
                      got.gpu_streams == (native ? 3 : 2) &&
-                     got.trsm_inverse == native,
+                     got.trsm_inverse == (native ? 1 : -1),
                  "mode %s: resolved to mode %d, ngpus %d, ncpus %d, "
                  "gpu_streams %d, trsm_inverse %d",
                  name, (int)got.mode, got.ngpus, got.ncpus, got.gpu_streams,
