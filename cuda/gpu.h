@@ -45,6 +45,12 @@ void hyla_cuda_getrf_panel_tune(int leaf, int rows, int d1_height,
 // panel), 0 where the GPU has none, -1 on a CUDA error.
 int hyla_cuda_getrf_panel_cluster(int single);
 
+// Columns of a block of steps of hyla_cuda_*potrf (for benchmarks and
+// tests): a step's update covers the rest of its block, the columns right
+// of it wait for one update after the block.  Rounded up to a multiple of
+// the 64-column step; 0: the default, 512.
+void hyla_cuda_potrf_tune(int block);
+
 // The largest order of the batched kernels that hold a matrix in
 // registers (hyla_cuda_*batch_getrf, *batch_getri), and of the batched
 // kernels at all.

@@ -19,13 +19,19 @@ namespace
 using hyla::blas;
 
 // Blocked by steps of sb columns, two launches a step: the step's panel
-// (diagonal block and the rows below it) and a cuBLAS GEMM for the rest.
-// (A recursion on halves with 128-column leaves launched about 140 kernels
-// for a 2048 tile, half of them cuBLAS TRSMs of 22 us each, Nsight Compute
-// on an H100; it took 2.55 ms there.)
+// (diagonal block and the rows below it) and a cuBLAS GEMM.  Steps come in
+// blocks of `block_cols` columns: a step's GEMM updates only the rest of
+// its block, and the columns right of the block take one GEMM of rank
+// block_cols after its last step, so that the trailing matrix is read
+// and written once a block rather than once a step.  (A recursion on
+// halves with 128-column leaves launched about 140 kernels for a 2048
+// tile, half of them cuBLAS TRSMs of 22 us each, Nsight Compute on an
+// H100; it took 2.55 ms there.)
 constexpr int sb = 64;                 // columns of a step
 constexpr int sr = 64;                 // rows below D a block factors
 constexpr int panel_threads = sb + sr; // one row of the panel each
+// Columns of a block of steps (hyla_cuda_potrf_tune), a multiple of sb.
+int block_cols = 512;
 
 // Offset of the lower factor's L(i, j), i >= j, in the column-major tile:
 // A(i, j) of a lower one, A(j, i) of an upper one (U = L^T).
@@ -169,6 +175,27 @@ int blocked(cublasHandle_t h, cudaStream_t stream, T *A, int lda, int n,
             saved, sizeof(T) * n, A, sizeof(T) * lda, sizeof(T) * n, n,
             cudaMemcpyDeviceToDevice, stream));
     const T one = 1, minus_one = -1;
+    cublasOperation_t ta = upper ? CUBLAS_OP_T : CUBLAS_OP_N,
+                      tb = upper ? CUBLAS_OP_N : CUBLAS_OP_T;
+    // C -= X X^T of the lower factor: rows r0.. of C against columns
+    // c0..c0+k of L, C's rows r0..n and columns r0..r0+cols (in the upper
+    // one, the transposed blocks).
+    auto update = [&](int r0, int cols, int c0, int k) -> int {
+        int rows = n - r0;
+        const T *X = upper ? A + c0 + (size_t)r0 * lda
+                           : A + r0 + (size_t)c0 * lda;
+        T *C = A + r0 + (size_t)r0 * lda;
+        HYLA_CUBLAS_CHECK(upper ? blas<T>::gemm(h, ta, tb, cols, rows, k,
+                                                &minus_one, X, lda, X, lda,
+                                                &one, C, lda)
+                                : blas<T>::gemm(h, ta, tb, rows, cols, k,
+                                                &minus_one, X, lda, X, lda,
+                                                &one, C, lda));
+        return 0;
+    };
+    // Without the copy, SYRKs of a step's rank on the whole trailing
+    // matrix.
+    const int bc = saved ? block_cols : sb;
     for (int c0 = 0; c0 < n; c0 += sb) {
         int w = min(sb, n - c0), below = n - c0 - w;
         if (below > 0) {
@@ -182,21 +209,19 @@ int blocked(cublasHandle_t h, cudaStream_t stream, T *A, int lda, int n,
             HYLA_CUDA_CHECK(cudaGetLastError());
         }
         if (below == 0) break;
-        T *A22 = A + (c0 + w) + (size_t)(c0 + w) * lda;
-        // The step's panel: L21 (lower) or U12 (upper).
-        const T *X = upper ? A + c0 + (size_t)(c0 + w) * lda
-                           : A + (c0 + w) + (size_t)c0 * lda;
-        cublasOperation_t ta = upper ? CUBLAS_OP_T : CUBLAS_OP_N,
-                          tb = upper ? CUBLAS_OP_N : CUBLAS_OP_T;
-        cublasFillMode_t fill =
-            upper ? CUBLAS_FILL_MODE_UPPER : CUBLAS_FILL_MODE_LOWER;
-        if (saved)
-            HYLA_CUBLAS_CHECK(blas<T>::gemm(h, ta, tb, below, below, w,
-                                            &minus_one, X, lda, X, lda, &one,
-                                            A22, lda));
-        else
-            HYLA_CUBLAS_CHECK(blas<T>::syrk(h, fill, ta, below, w, &minus_one,
-                                            X, lda, &one, A22, lda));
+        const int b0 = c0 / bc * bc, be = min(n, b0 + bc);
+        if (!saved) {
+            cublasFillMode_t fill =
+                upper ? CUBLAS_FILL_MODE_UPPER : CUBLAS_FILL_MODE_LOWER;
+            const T *X = upper ? A + c0 + (size_t)(c0 + w) * lda
+                               : A + (c0 + w) + (size_t)c0 * lda;
+            HYLA_CUBLAS_CHECK(blas<T>::syrk(
+                h, fill, ta, below, w, &minus_one, X, lda, &one,
+                A + (c0 + w) + (size_t)(c0 + w) * lda, lda));
+        } else if (int rc = c0 + w < be ? update(c0 + w, be - c0 - w, c0, w)
+                                        : update(be, n - be, b0, be - b0)) {
+            return rc;
+        }
     }
     if (saved) {
         dim3 threads(32, 8), grid((n + 31) / 32, (n + 7) / 8);
@@ -221,6 +246,11 @@ int potrf(cublasHandle_t h, int uplo, int n, T *dA, int ldda, int *dinfo,
 }
 
 } // namespace
+
+extern "C" void hyla_cuda_potrf_tune(int block)
+{
+    block_cols = block > 0 ? (block + sb - 1) / sb * sb : 512;
+}
 
 extern "C" int hyla_cuda_dpotrf(cublasHandle_t handle, int uplo, int n,
                                 double *dA, int ldda, int *dinfo, int col0)

@@ -51,6 +51,8 @@ static const char usage[] =
     "                      where the blocks fit (default: a cluster where\n"
     "                      the rows fit in its shared memory, else shared\n"
     "                      memory and a grid barrier)\n"
+    "      --potrf-block B potrf: columns of a block of 64-column steps\n"
+    "                      (default 512; 64: every step updates the rest)\n"
     "      --repeat R      timed runs after one warm-up (default 5)\n"
     "      --csv FILE      also write the results to FILE as CSV\n"
     "  -h, --help          this text\n"
@@ -113,7 +115,16 @@ static double laswp_bytes(double m, double n)
 
 int main(int argc, char **argv)
 {
-    enum { REPEAT = 256, CSV, LEAF, BLOCK_ROWS, D1_HEIGHT, NO_CLUSTER, REG };
+    enum {
+        REPEAT = 256,
+        CSV,
+        LEAF,
+        BLOCK_ROWS,
+        D1_HEIGHT,
+        NO_CLUSTER,
+        REG,
+        POTRF_BLOCK
+    };
     static const struct option longs[] = {
         {"n", required_argument, 0, 'n'},
         {"prec", required_argument, 0, 'p'},
@@ -125,11 +136,13 @@ int main(int argc, char **argv)
         {"d1-height", required_argument, 0, D1_HEIGHT},
         {"no-cluster", no_argument, 0, NO_CLUSTER},
         {"reg", no_argument, 0, REG},
+        {"potrf-block", required_argument, 0, POTRF_BLOCK},
         {"help", no_argument, 0, 'h'},
         {0, 0, 0, 0}};
     char sizes[] = "512,1024,2048", *size_arg = sizes, *precs = "d";
     const char *csv_name = NULL;
-    int repeat = 5, width = 256, leaf = 0, block_rows = 0, d1 = 0, no = 0, c;
+    int repeat = 5, width = 256, leaf = 0, block_rows = 0, d1 = 0, no = 0;
+    int potrf_block = 0, c;
     while ((c = getopt_long(argc, argv, "n:p:w:h", longs, NULL)) != -1) {
         switch (c) {
         case 'n': size_arg = optarg; break;
@@ -142,6 +155,7 @@ int main(int argc, char **argv)
         case D1_HEIGHT: d1 = atoi(optarg); break;
         case NO_CLUSTER: no |= HYLA_CUDA_LEAF_NO_CLUSTER; break;
         case REG: no |= HYLA_CUDA_LEAF_REG; break;
+        case POTRF_BLOCK: potrf_block = atoi(optarg); break;
         case 'h': fputs(usage, stdout); return 0;
         default: fputs(usage, stderr); return 2;
         }
@@ -185,6 +199,7 @@ int main(int argc, char **argv)
         return 2;
     }
     hyla_cuda_getrf_panel_tune(leaf, block_rows, d1, no);
+    hyla_cuda_potrf_tune(potrf_block);
     FILE *csv = NULL;
     if (csv_name && !(csv = fopen(csv_name, "w"))) {
         perror(csv_name);
@@ -194,7 +209,7 @@ int main(int argc, char **argv)
         fprintf(csv,
                 "routine,prec,n,width,hyla_s,hyla_gflops,ref,ref_s,ref_gflops,"
                 "ratio,diff,hyla_info,ref_info,leaf,block_rows,d1_height,"
-                "no_cluster,reg\n");
+                "no_cluster,reg,potrf_block\n");
     if (!strcmp(kern->name, "getrf"))
         printf("# cluster leaf: %d blocks (double), %d (single)\n",
                hyla_cuda_getrf_panel_cluster(0),
@@ -224,12 +239,13 @@ int main(int argc, char **argv)
             if (csv)
                 fprintf(csv,
                         "%s,%c,%d,%d,%.6e,%.2f,%s,%.6e,%.2f,%.4f,%.3e,%d,"
-                        "%d,%d,%d,%d,%d,%d\n",
+                        "%d,%d,%d,%d,%d,%d,%d\n",
                         kern->name, *p, n, w, r.hyla_s, gh, kern->ref, r.ref_s,
                         gr, r.ref_s / r.hyla_s, r.diff, r.hyla_info, r.ref_info,
                         leaf ? leaf : 32, block_rows ? block_rows : 256, d1,
                         !!(no & HYLA_CUDA_LEAF_NO_CLUSTER),
-                        !!(no & HYLA_CUDA_LEAF_REG));
+                        !!(no & HYLA_CUDA_LEAF_REG),
+                        potrf_block ? potrf_block : 512);
             failed |= r.hyla_info != r.ref_info;
         }
     }

@@ -11,11 +11,13 @@
 #include <string.h>
 
 // Checks hyla_cuda_dpotrf on row-major tiles, both triangles, orders
-// around its 64-column steps and 32-row panel blocks (1 to 2048) with a leading
-// dimension wider than the tile: the residual ||A - L L^T|| / (||A|| n eps),
-// the other triangle untouched, and info equal to LAPACKE_dpotrf's for a
-// negative or NaN diagonal entry in the first step, on a step edge and at
-// the end.  Exits 77 (SKIP) without a GPU.  Run it under compute-sanitizer.
+// around its 64-column steps, 64-row panel blocks and blocks of steps (1 to
+// 2048; blocks of 512 columns, the default, of one step and of 192) with a
+// leading dimension wider than the tile: the residual ||A - L L^T|| / (||A||
+// n eps), the other triangle untouched, and info equal to LAPACKE_dpotrf's
+// for a negative or NaN diagonal entry in the first step, on a step edge, on
+// a block edge and at the end.  Exits 77 (SKIP) without a GPU.  Run it under
+// compute-sanitizer.
 
 static cublasHandle_t handle;
 
@@ -51,8 +53,9 @@ out:
 }
 
 // One case: bad_j >= 0 puts `bad` at A(bad_j, bad_j).
-static void run(int uplo, int n, int bad_j, double bad, int seed)
+static void run(int uplo, int n, int block, int bad_j, double bad, int seed)
 {
+    hyla_cuda_potrf_tune(block);
     char u = uplo == HYLA_LOWER ? 'L' : 'U';
     int lda = n + 3, ld = n + 5;
     size_t size = (size_t)lda * (n ? n : 1);
@@ -81,7 +84,7 @@ static void run(int uplo, int n, int bad_j, double bad, int seed)
     snprintf(note, sizeof note, "uplo=%c info=%d/%d%s%s", u, info, rinfo,
              bad_j >= 0 ? (isnan(bad) ? " NaN" : " negative") : "",
              untouched ? "" : " other-triangle-changed");
-    th_row("dpotrf_gpu", n, n, 64, t, n * (double)n * n / 3.0, resid,
+    th_row("dpotrf_gpu", n, n, block, t, n * (double)n * n / 3.0, resid,
            info == rinfo && resid <= HYLA_CHECK_TOL && untouched, note);
     free(A);
     free(F);
@@ -96,13 +99,17 @@ int main(void)
     static const int ns[] = {1,   5,   31,  32,  33,  63,  64,  65,  95,
                              127, 128, 129, 200, 257, 600, 1000, 2048};
     for (int uplo = HYLA_UPPER; uplo <= HYLA_LOWER; uplo++) {
-        for (size_t i = 0; i < sizeof ns / sizeof ns[0]; i++)
-            run(uplo, ns[i], -1, 0.0, seed++);
-        static const int bad[] = {0, 10, 63, 64, 127, 128, 140, 299};
-        for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-            run(uplo, 300, bad[i], -1.0, seed++);
-            run(uplo, 300, bad[i], NAN, seed++);
-        }
+        static const int blocks[] = {512, 64, 192};
+        for (size_t b = 0; b < sizeof blocks / sizeof blocks[0]; b++)
+            for (size_t i = 0; i < sizeof ns / sizeof ns[0]; i++)
+                if (b == 0 || ns[i] > 64)
+                    run(uplo, ns[i], blocks[b], -1, 0.0, seed++);
+        static const int bad[] = {0, 10, 63, 64, 127, 128, 140, 191, 192, 299};
+        for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+            for (int b = 192; b <= 512; b += 320) {
+                run(uplo, 300, b, bad[i], -1.0, seed++);
+                run(uplo, 300, b, bad[i], NAN, seed++);
+            }
     }
     cublasDestroy(handle);
     return th_end();
