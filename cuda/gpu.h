@@ -48,7 +48,8 @@ int hyla_cuda_getrf_panel_cluster(int single);
 // Columns of a block of steps of hyla_cuda_*potrf (for benchmarks and
 // tests): a step's update covers the rest of its block, the columns right
 // of it wait for one update after the block.  Rounded up to a multiple of
-// the 64-column step; 0: the default, 512.
+// the 64-column step; 0: the default, HYLA_CUDA_POTRF_BLOCK.
+enum { HYLA_CUDA_POTRF_BLOCK = 512 };
 void hyla_cuda_potrf_tune(int block);
 
 // The largest order of the batched kernels that hold a matrix in

@@ -31,7 +31,7 @@ constexpr int sb = 64;                 // columns of a step
 constexpr int sr = 64;                 // rows below D a block factors
 constexpr int panel_threads = sb + sr; // one row of the panel each
 // Columns of a block of steps (hyla_cuda_potrf_tune), a multiple of sb.
-int block_cols = 512;
+int block_cols = HYLA_CUDA_POTRF_BLOCK;
 
 // Offset of the lower factor's L(i, j), i >= j, in the column-major tile:
 // A(i, j) of a lower one, A(j, i) of an upper one (U = L^T).
@@ -179,22 +179,26 @@ int blocked(cublasHandle_t h, cudaStream_t stream, T *A, int lda, int n,
                       tb = upper ? CUBLAS_OP_N : CUBLAS_OP_T;
     // C -= X X^T of the lower factor: rows r0.. of C against columns
     // c0..c0+k of L, C's rows r0..n and columns r0..r0+cols (in the upper
-    // one, the transposed blocks).
+    // one, the transposed blocks).  Without the copy of the other
+    // triangle, a SYRK of the whole trailing matrix (cols = its rows).
     auto update = [&](int r0, int cols, int c0, int k) -> int {
         int rows = n - r0;
         const T *X = upper ? A + c0 + (size_t)r0 * lda
                            : A + r0 + (size_t)c0 * lda;
         T *C = A + r0 + (size_t)r0 * lda;
-        HYLA_CUBLAS_CHECK(upper ? blas<T>::gemm(h, ta, tb, cols, rows, k,
-                                                &minus_one, X, lda, X, lda,
-                                                &one, C, lda)
-                                : blas<T>::gemm(h, ta, tb, rows, cols, k,
-                                                &minus_one, X, lda, X, lda,
-                                                &one, C, lda));
+        cublasFillMode_t fill =
+            upper ? CUBLAS_FILL_MODE_UPPER : CUBLAS_FILL_MODE_LOWER;
+        HYLA_CUBLAS_CHECK(
+            !saved  ? blas<T>::syrk(h, fill, ta, rows, k, &minus_one, X, lda,
+                                    &one, C, lda)
+            : upper ? blas<T>::gemm(h, ta, tb, cols, rows, k, &minus_one, X,
+                                    lda, X, lda, &one, C, lda)
+                    : blas<T>::gemm(h, ta, tb, rows, cols, k, &minus_one, X,
+                                    lda, X, lda, &one, C, lda));
         return 0;
     };
-    // Without the copy, SYRKs of a step's rank on the whole trailing
-    // matrix.
+    // Without the copy, blocks of one step: each updates the whole
+    // trailing matrix.
     const int bc = saved ? block_cols : sb;
     for (int c0 = 0; c0 < n; c0 += sb) {
         int w = min(sb, n - c0), below = n - c0 - w;
@@ -209,19 +213,12 @@ int blocked(cublasHandle_t h, cudaStream_t stream, T *A, int lda, int n,
             HYLA_CUDA_CHECK(cudaGetLastError());
         }
         if (below == 0) break;
+        // The rest of the step's block, or after its last step the columns
+        // right of the block.
         const int b0 = c0 / bc * bc, be = min(n, b0 + bc);
-        if (!saved) {
-            cublasFillMode_t fill =
-                upper ? CUBLAS_FILL_MODE_UPPER : CUBLAS_FILL_MODE_LOWER;
-            const T *X = upper ? A + c0 + (size_t)(c0 + w) * lda
-                               : A + (c0 + w) + (size_t)c0 * lda;
-            HYLA_CUBLAS_CHECK(blas<T>::syrk(
-                h, fill, ta, below, w, &minus_one, X, lda, &one,
-                A + (c0 + w) + (size_t)(c0 + w) * lda, lda));
-        } else if (int rc = c0 + w < be ? update(c0 + w, be - c0 - w, c0, w)
-                                        : update(be, n - be, b0, be - b0)) {
+        if (int rc = c0 + w < be ? update(c0 + w, be - c0 - w, c0, w)
+                                 : update(be, n - be, b0, be - b0))
             return rc;
-        }
     }
     if (saved) {
         dim3 threads(32, 8), grid((n + 31) / 32, (n + 7) / 8);
@@ -249,7 +246,7 @@ int potrf(cublasHandle_t h, int uplo, int n, T *dA, int ldda, int *dinfo,
 
 extern "C" void hyla_cuda_potrf_tune(int block)
 {
-    block_cols = block > 0 ? (block + sb - 1) / sb * sb : 512;
+    block_cols = block > 0 ? (block + sb - 1) / sb * sb : HYLA_CUDA_POTRF_BLOCK;
 }
 
 extern "C" int hyla_cuda_dpotrf(cublasHandle_t handle, int uplo, int n,

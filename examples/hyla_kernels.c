@@ -245,7 +245,7 @@ int main(int argc, char **argv)
                         leaf ? leaf : 32, block_rows ? block_rows : 256, d1,
                         !!(no & HYLA_CUDA_LEAF_NO_CLUSTER),
                         !!(no & HYLA_CUDA_LEAF_REG),
-                        potrf_block ? potrf_block : 512);
+                        potrf_block ? potrf_block : HYLA_CUDA_POTRF_BLOCK);
             failed |= r.hyla_info != r.ref_info;
         }
     }
