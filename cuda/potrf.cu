@@ -59,7 +59,11 @@ __device__ __forceinline__ size_t at(int i, int j, int lda)
 // rest of its row.  The row shrinks by 16 registers every 16 columns.
 // (Threads holding a column each, rows spread over them, took 33 us a step
 // for D alone and 19 us more for the rows below; the loops over j unrolled
-// took 38 us a step, missing the instruction cache: Nsight Compute, H100.)
+// took 38 us a step, missing the instruction cache: Nsight Compute, H100.
+// A step by 2 x 2 blocks of 32 columns, each diagonal block factored by one
+// warp with warp barriers and the other rows solved against it with none,
+// took 29 us a step against 21 for this one: with one warp a scheduler,
+// the chain of dependent instructions sets the pace, not the barriers.)
 // A pivot that is not positive (or NaN) stops the factorization, leaving
 // the columns before it stored, and sets *info to col0 + c0 + its column
 // + 1 unless *info holds a failure already (the steps run in column order
@@ -69,9 +73,16 @@ __global__ void __launch_bounds__(panel_threads)
     potrf_step_kernel(T *A, int lda, int n, int c0, int *info, int col0,
                       T *slot, int *ok)
 {
-    // Column j of D: col[j % 2][c], c >= j; zeros past sb for the rows'
-    // columns beyond w.
-    __shared__ T col[2][2 * sb];
+    // Column j of D, rows i >= j: col[j % 2][o + i - j].  Rebased at
+    // every column so that the rows below the pivot start at a 16-byte
+    // boundary, V elements in: the loop below reads them by vectors.
+    // (Read at a fixed place, as 63 - j scalar loads a column, they were
+    // 31 % of a step's instructions, Nsight Compute on an H100; by vectors
+    // a 2048 tile took 9 % less time in single, 2 % in double.)  Entries
+    // past row 63 are zero or stale; they only reach registers past the
+    // row's end.
+    constexpr int V = 16 / sizeof(T), o = V - 1;
+    __shared__ __align__(16) T col[2][2 * sb];
     const int t = threadIdx.x;
     const int w = min(sb, n - c0);
     const bool in_d = t < sb;
@@ -87,7 +98,7 @@ __global__ void __launch_bounds__(panel_threads)
     for (int e = t; e < 2 * sb; e += blockDim.x)
         col[0][e] = col[1][e] = T(0);
     __syncthreads();
-    if (in_d) col[0][t] = x[0];
+    if (in_d) col[0][o + t] = x[0];
     __syncthreads();
     // Where column j of this row goes: D into its slot (block 0) or in
     // place, P in place.
@@ -106,7 +117,7 @@ __global__ void __launch_bounds__(panel_threads)
     auto columns = [&](int j0, auto width) {
         constexpr int W = decltype(width)::value;
         for (int j = j0; j < min(w, j0 + 16); j++) {
-            const T d = col[j % 2][j];
+            const T d = col[j % 2][o];
             if (!(d > T(0))) {
                 bad = j + 1;
                 return;
@@ -115,9 +126,9 @@ __global__ void __launch_bounds__(panel_threads)
             if (store && (!in_d || j <= t))
                 to[at<upper>(r, cb + j, ld)] = x[0] * rs;
             const T a = x[0] * (rs * rs); // L(t, j) / L(j, j)
-            const T *cj = &col[j % 2][j + 1];
+            const T *cj = &col[j % 2][V]; // rows j + 1 on
             x[0] = fma(-a, cj[0], x[1]);
-            if (in_d && t > j) col[(j + 1) % 2][t] = x[0];
+            if (in_d && t > j) col[(j + 1) % 2][o + t - j - 1] = x[0];
 #pragma unroll
             for (int c = 1; c < W - 1; c++)
                 x[c] = fma(-a, cj[c], x[c + 1]);

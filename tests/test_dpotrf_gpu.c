@@ -15,9 +15,9 @@
 // 2048; blocks of 512 columns, the default, of one step and of 192) with a
 // leading dimension wider than the tile: the residual ||A - L L^T|| / (||A||
 // n eps), the other triangle untouched, and info equal to LAPACKE_dpotrf's
-// for a negative or NaN diagonal entry in the first step, on a step edge, on
-// a block edge and at the end.  Exits 77 (SKIP) without a GPU.  Run it under
-// compute-sanitizer.
+// for a negative or NaN diagonal entry in the first step, in the middle of a
+// step, on a step edge, on a block edge and at the end.  Exits 77 (SKIP)
+// without a GPU.  Run it under compute-sanitizer.
 
 static cublasHandle_t handle;
 
@@ -105,7 +105,8 @@ int main(void)
             for (size_t i = 0; i < sizeof ns / sizeof ns[0]; i++)
                 if (b == 0 || ns[i] > 64)
                     run(uplo, ns[i], blocks[b], -1, 0.0, seed++);
-        static const int bad[] = {0, 10, 63, 64, 127, 128, 140, 191, 192, 299};
+        static const int bad[] = {0,  10,  31,  32,  63,  64,  95,
+                                  96, 127, 128, 140, 191, 192, 299};
         static const int bad_blocks[] = {192, HYLA_CUDA_POTRF_BLOCK};
         for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
             for (size_t b = 0; b < 2; b++) {
