@@ -77,7 +77,10 @@ template <typename T, int N, int R> struct tiny_rows {
         return lane + q * G < N;
     }
 
-    __device__ void load(const T *a, int lda, unsigned char *smem)
+    // With Pad, rows and columns from n on (a matrix of order n < N on the
+    // kernel of order N) are the identity's.
+    template <bool Pad = false>
+    __device__ void load(const T *a, int lda, unsigned char *smem, int n = N)
     {
         lane = threadIdx.x % G;
         mask = G == 32 ? 0xffffffffu : ((1u << G) - 1) << (threadIdx.x % 32 / G * G);
@@ -94,7 +97,13 @@ template <typename T, int N, int R> struct tiny_rows {
             ipiv[q] = 0;
 #pragma unroll
             for (int j = 0; j < N; j++)
-                r[q][j] = inside(lane, q) ? a[pos[q] + (size_t)j * lda] : T(0);
+                if constexpr (Pad)
+                    r[q][j] = pos[q] < n && j < n
+                                  ? a[pos[q] + (size_t)j * lda]
+                                  : T(pos[q] == j);
+                else
+                    r[q][j] = inside(lane, q) ? a[pos[q] + (size_t)j * lda]
+                                              : T(0);
         }
     }
 
@@ -262,11 +271,19 @@ __device__ void unroll(std::integer_sequence<int, k...>, F &&f)
 
 // LU of batch matrices of order N: group g of the block's lanes factors
 // matrix blockIdx.x * (blockDim.x / G) + g and writes each row once, to
-// its final place.
-template <typename T, int N, int R>
+// its final place.  With Pad, the matrices are of order n < N, factored
+// as the order-N matrix with the identity below and right of them: the
+// steps of the identity's columns pivot on their own rows, and those of
+// the matrix never pick an identity row (it holds zeros there, and ties
+// go to the first position), so the pivots and info are the order-n
+// matrix's.  The kernel of order 32 runs 2^20 matrices of order 32
+// faster than those of orders 26 to 31 run theirs in single (3.98 ms
+// against 4.16-6.42 on an H100).
+template <typename T, int N, int R, bool Pad>
 __device__ void getrf_tiny_body(mats<T> A, int lda, int *ipiv, int *info,
-                                int batch)
+                                int batch, int order)
 {
+    const int n = Pad ? order : N;
     extern __shared__ __align__(16) unsigned char smem[];
     using rows = tiny_rows<T, N, R>;
     long long mat = (long long)blockIdx.x * (blockDim.x / rows::G) +
@@ -274,25 +291,26 @@ __device__ void getrf_tiny_body(mats<T> A, int lda, int *ipiv, int *info,
     if (mat >= batch) return; // a whole group leaves
     T *a = A(mat);
     rows x;
-    x.load(a, lda, smem);
+    x.template load<Pad>(a, lda, smem, n);
     unroll(std::make_integer_sequence<int, N>{},
            [&](auto k) { x.template lu_step<decltype(k)::value>(); });
 #pragma unroll
     for (int q = 0; q < R; q++) {
-        if (!rows::inside(x.lane, q)) continue;
+        // The rows of the matrix keep their positions below n.
+        if (x.lane + q * rows::G >= n) continue;
 #pragma unroll
         for (int j = 0; j < N; j++)
-            a[x.pos[q] + (size_t)j * lda] = x.r[q][j];
-        if (ipiv) ipiv[mat * N + x.lane + q * rows::G] = x.ipiv[q];
+            if (j < n) a[x.pos[q] + (size_t)j * lda] = x.r[q][j];
+        if (ipiv) ipiv[mat * n + x.lane + q * rows::G] = x.ipiv[q];
     }
     if (x.lane == 0) info[mat] = x.info;
 }
 
-template <typename T, int N, int R>
+template <typename T, int N, int R, bool Pad = false>
 __global__ void getrf_tiny_kernel(mats<T> A, int lda, int *ipiv, int *info,
-                                  int batch)
+                                  int batch, int n)
 {
-    getrf_tiny_body<T, N, R>(A, lda, ipiv, info, batch);
+    getrf_tiny_body<T, N, R, Pad>(A, lda, ipiv, info, batch, n);
 }
 
 // The same with at most 85 registers (blocks of up to 128 threads, 6 an
@@ -305,9 +323,9 @@ constexpr int capped_threads = 128;
 template <typename T, int N, int R>
 __global__ void __launch_bounds__(capped_threads, 6)
     getrf_tiny_capped_kernel(mats<T> A, int lda, int *ipiv, int *info,
-                             int batch)
+                             int batch, int n)
 {
-    getrf_tiny_body<T, N, R>(A, lda, ipiv, info, batch);
+    getrf_tiny_body<T, N, R, false>(A, lda, ipiv, info, batch, n);
 }
 
 template <typename T> constexpr bool capped(int n)
@@ -559,12 +577,43 @@ void launch_getrf(mats<T> A, int lda, int *ipiv, int *info, int batch,
         t = t > capped_threads ? capped_threads : t;
         getrf_tiny_capped_kernel<T, N, R><<<grid_for(rows::G, batch, t), t,
                                             rows::smem(t), s>>>(
-            A, lda, ipiv, info, batch);
+            A, lda, ipiv, info, batch, N);
     } else {
         getrf_tiny_kernel<T, N, R><<<grid_for(rows::G, batch, t), t,
                                      rows::smem(t), s>>>(A, lda, ipiv, info,
-                                                         batch);
+                                                         batch, N);
     }
+}
+
+// Orders whose LU runs on the kernel of order 32 (hyla_cuda_batched_pad_tune:
+// -1 by order, 0 none, 1 all from 17 on).
+int tiny_pad = -1;
+
+// By order: where it measured faster on the H100 (2^20 matrices, docs/perf):
+// single from 26 on (own kernels 4.16-6.42 ms, order 32's 4.08-4.19; at 25
+// 2.91 against 4.06, at 17 1.68 against 3.95), double at 29 and 31 (9.89
+// -> 8.41, 9.10 -> 8.53; 0.7 % slower at 27, slower at the even orders).
+template <typename T> bool pad_by_order(int n)
+{
+    return sizeof(T) == 4 ? n >= 26 : n == 29 || n == 31;
+}
+
+template <typename T> bool pad32(int n)
+{
+    if (n <= 16 || n >= 32) return false; // a group of 32 lanes from 17 on
+    return tiny_pad < 0 ? pad_by_order<T>(n) : tiny_pad > 0;
+}
+
+template <typename T>
+void launch_getrf_pad32(int n, mats<T> A, int lda, int *ipiv, int *info,
+                        int batch, cudaStream_t s)
+{
+    constexpr int N = 32;
+    using rows = tiny_rows<T, N, 1>;
+    int t = threads_for<T>(false, N, rows::G);
+    getrf_tiny_kernel<T, N, 1, true><<<grid_for(rows::G, batch, t), t,
+                                       rows::smem(t), s>>>(A, lda, ipiv, info,
+                                                           batch, n);
 }
 
 template <typename T, int N, int R>
@@ -596,7 +645,10 @@ int getrf_tiny(std::integer_sequence<int, N...>, int n, mats<T> A, int lda,
     using lf = void (*)(mats<T>, int, int *, int *, int, cudaStream_t);
     static constexpr lf table[] = {
         launch_getrf<T, N + 1, rows_per_lane<T>(false, N + 1)>...};
-    table[n - 1](A, lda, ipiv, info, batch, stream);
+    if (pad32<T>(n))
+        launch_getrf_pad32<T>(n, A, lda, ipiv, info, batch, stream);
+    else
+        table[n - 1](A, lda, ipiv, info, batch, stream);
     HYLA_CUDA_CHECK(cudaGetLastError());
     return 0;
 }
@@ -750,6 +802,11 @@ using hyla::mats;
 extern "C" void hyla_cuda_batched_tune(int n, int threads)
 {
     if (n >= 1 && n <= HYLA_CUDA_TINY_MAX) hyla::tiny_threads[n] = threads;
+}
+
+extern "C" void hyla_cuda_batched_pad_tune(int pad)
+{
+    hyla::tiny_pad = pad < 0 ? -1 : pad > 0;
 }
 
 // The extern "C" launchers, one per precision: dA_array, or when it is

@@ -61,6 +61,11 @@ enum { HYLA_CUDA_TINY_MAX = 32, HYLA_CUDA_BATCHED_MAX = 512 };
 // matrices a block; for benchmarks); 0: the default, by order.
 void hyla_cuda_batched_tune(int n, int threads);
 
+// LU of orders 17 to 31 on the kernel of order 32, the matrices extended
+// by the identity (for benchmarks): 1 every order, 0 none, -1 where it
+// measured faster (the default).
+void hyla_cuda_batched_pad_tune(int pad);
+
 // Orders 33 to 512 (for benchmarks): block (32, 64 or 128 columns; 0:
 // by order) and the side streams of the trailing GEMMs of matrices at a
 // stride (1 to 8: a cuBLAS call a matrix on that many streams; 0: one

@@ -27,6 +27,8 @@ static const char usage[] =
     "  -p, --prec LIST     d, s or d,s (default d)\n"
     "      --threads T     threads per block of the register kernels\n"
     "                      (several matrices a block; default: by order)\n"
+    "      --pad32 P       LU of orders 17-31 on the kernel of order 32: 1\n"
+    "                      every order, 0 none (default: where faster)\n"
     "      --repeat R      timed runs after one warm-up (default 5)\n"
     "      --check C       matrices checked on the host (default 64)\n"
     "      --csv FILE      also write the results to FILE as CSV\n"
@@ -37,7 +39,8 @@ static const char usage[] =
     "of the checked matrices (||PA-LU||, ||I-A inv(A)||, scaled by n eps);\n"
     "piv: the share of them whose pivots equal cuBLAS's; info: whether every\n"
     "info equals cuBLAS's (one matrix of each batch is singular).  In the\n"
-    "CSV, threads 0, block 0 and streams -1 stand for the defaults.\n";
+    "CSV, threads 0, block 0, streams -1 and pad32 -1 stand for the\n"
+    "defaults.\n";
 
 static int parse_list(char *s, int *out, int max)
 {
@@ -53,7 +56,7 @@ static int parse_list(char *s, int *out, int max)
 
 int main(int argc, char **argv)
 {
-    enum { REPEAT = 256, CSV, THREADS, CHECK, BLOCK, STREAMS, STRIDED };
+    enum { REPEAT = 256, CSV, THREADS, CHECK, BLOCK, STREAMS, STRIDED, PAD };
     static const struct option longs[] = {
         {"routine", required_argument, 0, 'r'},
         {"n", required_argument, 0, 'n'},
@@ -63,6 +66,7 @@ int main(int argc, char **argv)
         {"block", required_argument, 0, BLOCK},
         {"streams", required_argument, 0, STREAMS},
         {"strided", no_argument, 0, STRIDED},
+        {"pad32", required_argument, 0, PAD},
         {"repeat", required_argument, 0, REPEAT},
         {"check", required_argument, 0, CHECK},
         {"csv", required_argument, 0, CSV},
@@ -73,7 +77,7 @@ int main(int argc, char **argv)
     char *size_arg = sizes, *precs = "d", *routines = "getrf,getri";
     const char *csv_name = NULL;
     int repeat = 5, batch = 0, threads = 0, check = 64, c;
-    int block = 0, streams = -1, strided = 0;
+    int block = 0, streams = -1, strided = 0, pad = -1;
     while ((c = getopt_long(argc, argv, "r:n:b:p:h", longs, NULL)) != -1) {
         switch (c) {
         case 'r': routines = optarg; break;
@@ -84,6 +88,7 @@ int main(int argc, char **argv)
         case BLOCK: block = atoi(optarg); break;
         case STREAMS: streams = atoi(optarg); break;
         case STRIDED: strided = 1; break;
+        case PAD: pad = atoi(optarg); break;
         case REPEAT: repeat = atoi(optarg); break;
         case CHECK: check = atoi(optarg); break;
         case CSV: csv_name = optarg; break;
@@ -97,7 +102,7 @@ int main(int argc, char **argv)
     if (optind != argc || count <= 0 || repeat < 1 || batch < 0 ||
         threads < 0 || threads > 1024 || check < 0 || (!do_getrf && !do_getri) ||
         (block && block != 32 && block != 64 && block != 128) ||
-        streams < -1 || streams > 8 ||
+        streams < -1 || streams > 8 || pad < -1 || pad > 1 ||
         (strcmp(precs, "d") && strcmp(precs, "s") && strcmp(precs, "d,s"))) {
         fprintf(stderr, "hyla-batched: bad arguments\n%s", usage);
         return 2;
@@ -110,8 +115,9 @@ int main(int argc, char **argv)
     if (csv)
         fprintf(csv, "routine,prec,n,batch,threads,hyla_s,hyla_gflops,ref,"
                      "ref_s,ref_gflops,ratio,resid,piv_same,info_same,block,"
-                     "streams,strided\n");
+                     "streams,strided,pad32\n");
     hyla_cuda_batched_large_tune(block, streams);
+    hyla_cuda_batched_pad_tune(pad);
     printf("routine prec   n   batch     hyla_s  GFLOP/s |      ref_s  "
            "GFLOP/s |  ratio    resid   piv info\n");
     int failed = 0;
@@ -145,11 +151,12 @@ int main(int argc, char **argv)
                 fflush(stdout);
                 if (csv)
                     fprintf(csv, "%s,%c,%d,%d,%d,%.6e,%.2f,%s,%.6e,%.2f,%.4f,"
-                                 "%.3e,%.3f,%d,%d,%d,%d\n",
+                                 "%.3e,%.3f,%d,%d,%d,%d,%d\n",
                             name, *p, n, b, threads, r.hyla_s,
                             gh, getri ? "cublas getrf+getri" : "cublas getrf",
                             r.ref_s, gr, r.ref_s / r.hyla_s, r.resid,
-                            r.piv_same, r.info_same, block, streams, strided);
+                            r.piv_same, r.info_same, block, streams, strided,
+                            pad);
                 failed |= !r.info_same || !(r.resid <= 60.0);
             }
         }

@@ -10,7 +10,7 @@
 #include <string.h>
 
 #ifdef HYLA_TEST_CUDA_API
-#include "gpu.h" // hyla_cuda_batched_large_tune
+#include "gpu.h" // hyla_cuda_batched_large_tune, _pad_tune
 #include <cuda_runtime.h>
 #include <hyla/hyla_cuda.h>
 #endif
@@ -28,7 +28,8 @@
 // 65535.  Bad arguments give LAPACK's -i.  Runs on CPU workers (cpu suite)
 // or with GPUs (gpu suite, with more orders).  Built with
 // HYLA_TEST_CUDA_API, the same cases run through the GPU-resident routines
-// of hyla/hyla_cuda.h: each call copies the batch to the GPU and back.
+// of hyla/hyla_cuda.h: each call copies the batch to the GPU and back; the
+// LU of orders 17 to 31 runs on its own kernels and on the one of order 32.
 
 enum { PAD = 3 };
 static const double SENTINEL = -77.0;
@@ -554,6 +555,20 @@ int main(void)
             case_getri(PIVOTED, 130, 5, 2, 0);
         }
     hyla_cuda_batched_large_tune(0, -1);
+    // Orders 17 to 31 on their own kernels and on the one of order 32.
+    static const int odd[] = {17, 20, 25, 26, 29, 31};
+    for (int pad = 0; pad < 2; pad++) {
+        hyla_cuda_batched_pad_tune(pad);
+        snprintf(variant, sizeof variant, " pad32 %d", pad);
+        for (size_t i = 0; i < sizeof odd / sizeof *odd; i++) {
+            int n = odd[i];
+            case_getrf(RANDOM, n, 7, 1, 0);
+            case_getrf(PIVOTED, n, 300, (int)(i % 2), 3);
+            case_getrf(GRADED, n, 9, 0, 0);
+            case_nan(n);
+        }
+    }
+    hyla_cuda_batched_pad_tune(-1);
     variant[0] = 0;
 #endif
 #ifndef HYLA_TEST_CUDA_API
