@@ -323,9 +323,9 @@ constexpr int capped_threads = 128;
 template <typename T, int N, int R>
 __global__ void __launch_bounds__(capped_threads, 6)
     getrf_tiny_capped_kernel(mats<T> A, int lda, int *ipiv, int *info,
-                             int batch, int n)
+                             int batch)
 {
-    getrf_tiny_body<T, N, R, false>(A, lda, ipiv, info, batch, n);
+    getrf_tiny_body<T, N, R, false>(A, lda, ipiv, info, batch, N);
 }
 
 template <typename T> constexpr bool capped(int n)
@@ -566,22 +566,23 @@ template <typename T> constexpr int rows_per_lane(bool inverse, int n)
     return n == 5 || (n == 6 && !inverse) || n == 9 || (n == 10 && !inverse) ? 2 : 1;
 }
 
-// One launch of the register kernels for order N, R rows a lane.
-template <typename T, int N, int R>
-void launch_getrf(mats<T> A, int lda, int *ipiv, int *info, int batch,
+// One launch of the register kernels for order N, R rows a lane, on
+// matrices of order n (n < N with Pad, else N).
+template <typename T, int N, int R, bool Pad = false>
+void launch_getrf(int n, mats<T> A, int lda, int *ipiv, int *info, int batch,
                   cudaStream_t s)
 {
     using rows = tiny_rows<T, N, R>;
     int t = threads_for<T>(false, N, rows::G);
-    if constexpr (capped<T>(N)) {
+    if constexpr (capped<T>(N) && !Pad) {
         t = t > capped_threads ? capped_threads : t;
         getrf_tiny_capped_kernel<T, N, R><<<grid_for(rows::G, batch, t), t,
                                             rows::smem(t), s>>>(
-            A, lda, ipiv, info, batch, N);
+            A, lda, ipiv, info, batch);
     } else {
-        getrf_tiny_kernel<T, N, R><<<grid_for(rows::G, batch, t), t,
-                                     rows::smem(t), s>>>(A, lda, ipiv, info,
-                                                         batch, N);
+        getrf_tiny_kernel<T, N, R, Pad><<<grid_for(rows::G, batch, t), t,
+                                          rows::smem(t), s>>>(
+            A, lda, ipiv, info, batch, n);
     }
 }
 
@@ -602,18 +603,6 @@ template <typename T> bool pad32(int n)
 {
     if (n <= 16 || n >= 32) return false; // a group of 32 lanes from 17 on
     return tiny_pad < 0 ? pad_by_order<T>(n) : tiny_pad > 0;
-}
-
-template <typename T>
-void launch_getrf_pad32(int n, mats<T> A, int lda, int *ipiv, int *info,
-                        int batch, cudaStream_t s)
-{
-    constexpr int N = 32;
-    using rows = tiny_rows<T, N, 1>;
-    int t = threads_for<T>(false, N, rows::G);
-    getrf_tiny_kernel<T, N, 1, true><<<grid_for(rows::G, batch, t), t,
-                                       rows::smem(t), s>>>(A, lda, ipiv, info,
-                                                           batch, n);
 }
 
 template <typename T, int N, int R>
@@ -642,13 +631,14 @@ int getrf_tiny(std::integer_sequence<int, N...>, int n, mats<T> A, int lda,
         HYLA_CUDA_CHECK(cudaGetLastError());
         return 0;
     }
-    using lf = void (*)(mats<T>, int, int *, int *, int, cudaStream_t);
+    using lf = void (*)(int, mats<T>, int, int *, int *, int, cudaStream_t);
     static constexpr lf table[] = {
         launch_getrf<T, N + 1, rows_per_lane<T>(false, N + 1)>...};
-    if (pad32<T>(n))
-        launch_getrf_pad32<T>(n, A, lda, ipiv, info, batch, stream);
-    else
-        table[n - 1](A, lda, ipiv, info, batch, stream);
+    constexpr int top = HYLA_CUDA_TINY_MAX;
+    lf launch = pad32<T>(n)
+                    ? launch_getrf<T, top, rows_per_lane<T>(false, top), true>
+                    : table[n - 1];
+    launch(n, A, lda, ipiv, info, batch, stream);
     HYLA_CUDA_CHECK(cudaGetLastError());
     return 0;
 }
