@@ -2,14 +2,17 @@
 // Row interchanges on a tile column of row-major tiles.
 #include "gpu_check.h"
 #include "gpu.h"
+#include "scratch.h"
 #include "tiles_t.h"
 
 #include <atomic>
+#include <cstdint>
 
 namespace
 {
 
 using hyla::max_gpus;
+using hyla::scratch;
 using hyla::tiles;
 
 constexpr int threads = 128;
@@ -37,9 +40,9 @@ __global__ void laswp_kernel(tiles<T> t, int mb, int n, int ldd,
     }
 }
 
-// The interchanges as one permutation, worked out in parallel in each
-// block's shared memory, then applied by gathering the touched rows of
-// the block's few columns and scattering them to their places.
+// The interchanges as one permutation: a plan worked out once by one
+// block, then applied by many blocks, each moving the touched rows of a
+// few columns.
 //
 // Interchange j (rows counted from k1) swaps rows j and p_j >= j, in
 // order.  Call step j, when p_j = x != j, a visit of row x.  Before its
@@ -51,58 +54,57 @@ __global__ void laswp_kernel(tiles<T> t, int mb, int n, int ldd,
 //  - a row r >= count that was visited holds B(l) for its last visit l.
 // The visits of each row come from sorting the keys (x, j); B(j) from
 // following the last-visit links down to their roots (pointer jumping).
+// A row r >= count moves only into a row j < count, at step j, and row j
+// is final from then on: so a row below the first count gets the content
+// of one of the first count, never of another row below.
+constexpr int plan_threads = 1024;
 constexpr int perm_threads = 256;
-constexpr int perm_cols = 4;    // columns per block
 constexpr int max_swaps = 2048; // interchanges of one call
 constexpr int key_bits = 11;    // j < max_swaps
 constexpr unsigned no_key = 0xffffffffu;
 
-template <typename T> struct perm_layout {
-    T *buf;         // [2 count][perm_cols] the gathered rows
-    unsigned *key;  // [n2] (x << key_bits) | j, sorted; n2: a power of 2
-    int *piv;       // [count] p_j
-    int *pred;      // [count] the visit of p_j before j, or -1
-    int *root;      // [count] the last visit of row j, then B(j)
-    int *dst, *src; // [2 count] row dst gets old row src; dst < 0: unused
+struct plan_layout {
+    unsigned *key; // [n2] (x << key_bits) | j, sorted; n2: a power of 2
+    int *piv;      // [count] p_j
+    int *pred;     // [count] the visit of p_j before j, or -1
+    int *root;     // [count] the last visit of row j, then B(j)
 
     static size_t bytes(int count, int n2)
     {
-        return sizeof(T) * 2 * count * perm_cols + sizeof(unsigned) * n2 +
-               sizeof(int) * 7 * count;
+        return sizeof(unsigned) * n2 + sizeof(int) * 3 * count;
     }
-    __device__ perm_layout(unsigned char *p, int count, int n2)
+    __device__ plan_layout(unsigned char *p, int count, int n2)
     {
-        buf = reinterpret_cast<T *>(p);
-        p += sizeof(T) * 2 * count * perm_cols;
         key = reinterpret_cast<unsigned *>(p);
-        p += sizeof(unsigned) * n2;
-        piv = reinterpret_cast<int *>(p);
+        piv = reinterpret_cast<int *>(p + sizeof(unsigned) * n2);
         pred = piv + count;
         root = pred + count;
-        dst = root + count;
-        src = dst + 2 * count;
     }
 };
 
-template <typename T>
-__global__ void __launch_bounds__(perm_threads)
-    perm_kernel(tiles<T> t, int mb, int m, int n, int ldd, const int *ipiv,
-                int k1, int k2, int row0, int inc, int n2)
+// The plan, in global memory: dst[2 count] then src[2 count].  Row dst[x]
+// gets old row src[x] (relative to k1); dst[x] = src[x] or dst[x] < 0:
+// nothing moves.  Entries x < count are row x's own; entries count + j
+// name the row below the first count whose last visit is j.
+__global__ void __launch_bounds__(plan_threads)
+    perm_plan_kernel(int m, const int *ipiv, int k1, int k2, int row0, int n2,
+                     int *plan)
 {
     extern __shared__ __align__(16) unsigned char raw[];
     const int count = k2 - k1, tid = threadIdx.x;
-    perm_layout<T> P(raw, count, n2);
+    plan_layout P(raw, count, n2);
+    int *dst = plan, *src = plan + 2 * count;
 
     // The pivots (one out of range, never made, counts as p_j = j) and
     // the keys of the visits.
-    for (int j = tid; j < n2; j += perm_threads) {
+    for (int j = tid; j < n2; j += plan_threads) {
         unsigned key = no_key;
         if (j < count) {
             int p = ipiv[k1 + j] - 1 - row0 - k1;
             if (p < j || p >= m - k1) p = j;
             P.piv[j] = p;
             P.root[j] = j;
-            P.dst[count + j] = -1;
+            dst[count + j] = -1;
             if (p != j) key = ((unsigned)p << key_bits) | (unsigned)j;
         }
         P.key[j] = key;
@@ -110,7 +112,7 @@ __global__ void __launch_bounds__(perm_threads)
     __syncthreads();
     for (int size = 2; size <= n2; size <<= 1)
         for (int stride = size >> 1; stride > 0; stride >>= 1) {
-            for (int h = tid; h < n2 / 2; h += perm_threads) {
+            for (int h = tid; h < n2 / 2; h += plan_threads) {
                 int lo = 2 * stride * (h / stride) + h % stride;
                 int hi = lo + stride;
                 unsigned a = P.key[lo], b = P.key[hi];
@@ -123,7 +125,7 @@ __global__ void __launch_bounds__(perm_threads)
         }
 
     // Each visit's predecessor on its row; each row's last visit.
-    for (int q = tid; q < n2; q += perm_threads) {
+    for (int q = tid; q < n2; q += plan_threads) {
         unsigned key = P.key[q];
         if (key == no_key) continue;
         int x = (int)(key >> key_bits), j = (int)(key & (max_swaps - 1));
@@ -131,51 +133,75 @@ __global__ void __launch_bounds__(perm_threads)
         bool last = q + 1 == n2 || (P.key[q + 1] >> key_bits) != (unsigned)x;
         P.pred[j] = first ? -1 : (int)(P.key[q - 1] & (max_swaps - 1));
         if (last && x < count) P.root[x] = j;
-        if (last && x >= count) P.dst[count + j] = x; // j: one row's last
+        if (last && x >= count) dst[count + j] = x; // j: one row's last
     }
     __syncthreads();
     // B(j): the links go to smaller j and roots link to themselves.  Each
     // round reads every link before any is overwritten.
-    constexpr int per_thread = max_swaps / perm_threads;
+    constexpr int per_thread = max_swaps / plan_threads;
     for (int span = 1; span < count; span <<= 1) {
         int next[per_thread];
 #pragma unroll
         for (int i = 0; i < per_thread; i++) {
-            int j = tid + i * perm_threads;
+            int j = tid + i * plan_threads;
             if (j < count) next[i] = P.root[P.root[j]];
         }
         __syncthreads();
 #pragma unroll
         for (int i = 0; i < per_thread; i++) {
-            int j = tid + i * perm_threads;
+            int j = tid + i * plan_threads;
             if (j < count) P.root[j] = next[i];
         }
         __syncthreads();
     }
-    for (int j = tid; j < count; j += perm_threads) {
+    for (int j = tid; j < count; j += plan_threads) {
         int p = P.piv[j];
-        P.dst[j] = j;
-        P.src[j] = p == j ? P.root[j] : P.pred[j] >= 0 ? P.root[P.pred[j]] : p;
-        if (P.dst[count + j] >= 0) P.src[count + j] = P.root[j];
+        dst[j] = j;
+        src[j] = p == j ? P.root[j] : P.pred[j] >= 0 ? P.root[P.pred[j]] : p;
+        // dst[count + j] was written above, before the barrier
+        if (dst[count + j] >= 0) src[count + j] = P.root[j];
     }
-    __syncthreads();
+}
 
-    // Gather the touched rows of this block's columns, then scatter them;
-    // backward interchanges (inc < 0) are the inverse permutation.
-    const int c0 = blockIdx.x * perm_cols, total = 2 * count * perm_cols;
-    auto at = [&](int r, int c) { return t.row(r, mb, ldd) + c; };
-    for (int e = tid; e < total; e += perm_threads) {
-        int x = e / perm_cols, c = c0 + e % perm_cols;
-        int d = P.dst[x], s = P.src[x];
-        if (d >= 0 && d != s && c < n)
-            P.buf[e] = *at(k1 + (inc > 0 ? s : d), c);
+// The plan applied to 32 bytes of columns a block: the first count rows
+// of those columns staged in shared memory; then the moves into the
+// first count rows (from there or from rows below, which no move of this
+// phase writes); then, after a barrier, the moves into rows below, which
+// all come from the first count.  Backward interchanges (inc < 0) are the
+// inverse permutation: dst and src trade places, and the argument holds.
+// A thread moves a V at once: T, or 16 bytes where rows allow.
+template <typename T, typename V>
+__global__ void __launch_bounds__(perm_threads)
+    perm_apply_kernel(tiles<T> t, int mb, int m, int n, int ldd, int k1,
+                      int k2, int inc, const int *plan)
+{
+    constexpr int w = sizeof(V) / sizeof(T); // elements of a V
+    constexpr int per_row = 32 / sizeof(V);  // Vs of a row, a block
+    extern __shared__ __align__(16) unsigned char raw[];
+    V *buf = reinterpret_cast<V *>(raw); // [count][per_row]
+    const int count = k2 - k1, tid = threadIdx.x;
+    const int top = min(count, m - k1); // rows that exist
+    const int *dst = plan, *src = plan + 2 * count;
+    const int c0 = blockIdx.x * per_row * w;
+    auto at = [&](int r, int i) {
+        return reinterpret_cast<V *>(t.row(k1 + r, mb, ldd) + c0 + i * w);
+    };
+
+    for (int e = tid; e < top * per_row; e += perm_threads) {
+        int r = e / per_row, i = e % per_row;
+        if (c0 + i * w < n) buf[e] = *at(r, i);
     }
     __syncthreads();
-    for (int e = tid; e < total; e += perm_threads) {
-        int x = e / perm_cols, c = c0 + e % perm_cols;
-        int d = P.dst[x], s = P.src[x];
-        if (d >= 0 && d != s && c < n)
-            *at(k1 + (inc > 0 ? d : s), c) = P.buf[e];
+    for (int below = 0; below < 2; below++) {
+        for (int e = tid; e < 2 * count * per_row; e += perm_threads) {
+            int x = e / per_row, i = e % per_row;
+            int d = dst[x], s = src[x];
+            if (d < 0 || d == s || c0 + i * w >= n) continue;
+            int to = inc > 0 ? d : s, from = inc > 0 ? s : d;
+            if ((to >= count) != (below == 1)) continue;
+            *at(to, i) = from < count ? buf[from * per_row + i] : *at(from, i);
+        }
+        __syncthreads();
     }
 }
 
@@ -196,21 +222,43 @@ int laswp(T *const *dtile, int ntiles, int mb, int m, int n, int ldd,
         HYLA_CUDA_CHECK(cudaDeviceGetAttribute(
             &smem_max, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
         HYLA_CUDA_CHECK(cudaFuncSetAttribute(
-            perm_kernel<T>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-            smem_max));
+            perm_apply_kernel<T, T>,
+            cudaFuncAttributeMaxDynamicSharedMemorySize, smem_max));
+        HYLA_CUDA_CHECK(cudaFuncSetAttribute(
+            perm_apply_kernel<T, int4>,
+            cudaFuncAttributeMaxDynamicSharedMemorySize, smem_max));
         if (dev < max_gpus) most[dev] = smem_max;
     }
     // The permutation takes up to max_swaps interchanges on up to 2^21
-    // rows; the serial kernel the rest.
+    // rows, given its plan's memory; the serial kernel the rest.  A block
+    // moves 32 bytes of each touched row.
+    constexpr int cols = 32 / sizeof(T);
     int count = k2 - k1, n2 = 2;
     while (n2 < count)
         n2 <<= 1;
-    size_t smem = perm_layout<T>::bytes(count, n2);
+    size_t smem = sizeof(T) * cols * count;
+    scratch mem(stream);
+    int *plan = nullptr;
     if (count > 1 && count <= max_swaps && m - k1 < (1 << (32 - key_bits)) &&
-        smem <= (size_t)smem_max) {
-        dim3 grid((n + perm_cols - 1) / perm_cols);
-        perm_kernel<T><<<grid, perm_threads, smem, stream>>>(
-            t, mb, m, n, ldd, dipiv, k1, k2, row0, inc, n2);
+        smem <= (size_t)smem_max)
+        plan = mem.get<int>(4 * (size_t)count);
+    if (plan) {
+        perm_plan_kernel<<<1, plan_threads, plan_layout::bytes(count, n2),
+                           stream>>>(m, dipiv, k1, k2, row0, n2, plan);
+        HYLA_CUDA_CHECK(cudaGetLastError());
+        // 16 bytes a thread where every row starts on a 16-byte boundary
+        // and holds whole vectors.
+        constexpr int w = sizeof(int4) / sizeof(T);
+        bool vec = n % w == 0 && ldd % w == 0;
+        for (int i = 0; i < ntiles; i++)
+            vec = vec && (uintptr_t)dtile[i] % sizeof(int4) == 0;
+        int grid = (n + cols - 1) / cols;
+        if (vec)
+            perm_apply_kernel<T, int4><<<grid, perm_threads, smem, stream>>>(
+                t, mb, m, n, ldd, k1, k2, inc, plan);
+        else
+            perm_apply_kernel<T, T><<<grid, perm_threads, smem, stream>>>(
+                t, mb, m, n, ldd, k1, k2, inc, plan);
     } else {
         dim3 grid((n + threads - 1) / threads);
         laswp_kernel<T><<<grid, threads, 0, stream>>>(t, mb, n, ldd, dipiv, k1,

@@ -13,17 +13,19 @@
 // bit for bit: tile columns of 1 to 20 tiles (a short last one), widths
 // below, at and above the kernels' 128- and 256-column blocks, forward and
 // backward interchanges, pivots anywhere below their row (other tiles
-// included, a row picked twice), a first row other than 0; one interchange
-// and 2000 rows per column (serial kernel), up to 1024 interchanges
-// (permutation kernel), a column too tall for the permutation's table
-// (serial again); and a column of too many tiles is refused.
+// included, a row picked twice), a first row other than 0, rows on and off
+// 16-byte boundaries; one interchange and 2000 rows per column (serial
+// kernel), 2 to 2048 interchanges (permutation kernel; 2048, its most, also
+// on a column only a little taller), a column too tall for the
+// permutation's table (serial again); and a column of too many tiles is
+// refused.
 // Exits 77 (SKIP) without a GPU.  Run it under compute-sanitizer
 // (memcheck, racecheck) on a GPU machine.
 
 static int run(int ntiles, int mb, int m, int n, int kb, int row0, int inc,
-               int seed)
+               int pad, int seed)
 {
-    int ld = n + 3; // a leading dimension wider than the rows
+    int ld = n + pad; // pad 3: rows off 16-byte boundaries
     size_t tile_elems = (size_t)mb * ld;
     double *host = malloc(sizeof(double) * tile_elems * ntiles);
     double *want = malloc(sizeof(double) * tile_elems * ntiles);
@@ -71,8 +73,8 @@ static int run(int ntiles, int mb, int m, int n, int kb, int row0, int inc,
             want + (size_t)(r / mb) * tile_elems + (size_t)(r % mb) * ld,
             sizeof(double) * ld);
     char note[80];
-    snprintf(note, sizeof note, "tiles=%d mb=%d kb=%d row0=%d inc=%d", ntiles,
-             mb, kb, row0, inc);
+    snprintf(note, sizeof note, "tiles=%d mb=%d kb=%d row0=%d inc=%d ld=%d",
+             ntiles, mb, kb, row0, inc, ld);
     th_row("dlaswp_gpu", m, n, mb, 0.0, 0.0, 0.0, rc == 0 && sync == 0 && same,
            note);
     free(host);
@@ -86,17 +88,24 @@ int main(void)
     th_begin("dlaswp (GPU kernel)");
     if (!th_gpu_start(NULL)) return th_end();
     int seed = 1;
-    for (int inc = 1; inc >= -1; inc -= 2) {
-        run(1, 8, 8, 8, 8, 0, inc, seed++);
-        run(3, 16, 40, 16, 16, 32, inc, seed++);
-        run(4, 100, 350, 257, 100, 500, inc, seed++);
-        run(10, 64, 600, 64, 64, 0, inc, seed++);
-        run(12, 32, 380, 128, 32, 64, inc, seed++);
-        run(2, 256, 300, 300, 256, 1024, inc, seed++);
-        run(8, 256, 2000, 40, 1, 0, inc, seed++);
-        run(8, 512, 4000, 513, 512, 512, inc, seed++);
-        run(20, 1024, 20000, 1024, 1024, 0, inc, seed++);
-        run(1, 100000, 100000, 8, 64, 0, inc, seed++);
+    // Rows off 16-byte boundaries (pad 3), then on them (pad 0): the
+    // kernel moves 16 bytes a thread where it can.
+    for (int pad = 3; pad >= 0; pad -= 3) {
+        for (int inc = 1; inc >= -1; inc -= 2) {
+            run(1, 8, 8, 8, 8, 0, inc, pad, seed++);
+            run(3, 16, 40, 16, 16, 32, inc, pad, seed++);
+            run(4, 100, 350, 257, 100, 500, inc, pad, seed++);
+            run(10, 64, 600, 64, 64, 0, inc, pad, seed++);
+            run(12, 32, 380, 128, 32, 64, inc, pad, seed++);
+            run(2, 256, 300, 300, 256, 1024, inc, pad, seed++);
+            run(8, 256, 2000, 40, 1, 0, inc, pad, seed++);
+            run(8, 512, 4000, 513, 512, 512, inc, pad, seed++);
+            run(20, 1024, 20000, 1024, 1024, 0, inc, pad, seed++);
+            run(1, 100000, 100000, 8, 64, 0, inc, pad, seed++);
+            run(16, 2048, 32768, 70, 2048, 0, inc, pad, seed++);
+            run(2, 2048, 2100, 33, 2048, 4096, inc, pad, seed++);
+            run(5, 40, 200, 9, 2, 0, inc, pad, seed++);
+        }
     }
     // A column of more tiles than one call takes is refused, untouched.
     double *dummy[HYLA_CUDA_LASWP_MAXTILES + 1] = {0};
