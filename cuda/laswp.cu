@@ -172,8 +172,8 @@ __global__ void __launch_bounds__(plan_threads)
 // A thread moves a V at once: T, or 16 bytes where rows allow.
 template <typename T, typename V>
 __global__ void __launch_bounds__(perm_threads)
-    perm_apply_kernel(tiles<T> t, int mb, int m, int n, int ldd, int k1,
-                      int k2, int inc, const int *plan)
+    perm_apply_kernel(tiles<T> t, int mb, int m, int n, int ldd, int k1, int k2,
+                      int inc, const int *plan)
 {
     constexpr int w = sizeof(V) / sizeof(T); // elements of a V
     constexpr int per_row = 32 / sizeof(V);  // Vs of a row, a block

@@ -90,8 +90,8 @@ static int gemm(const struct update *u, cudaStream_t s, int m, int n,
     if (cublasSetStream(u->S->h, s)) return -1;
     return cublasGemmEx(u->S->h, CUBLAS_OP_N, CUBLAS_OP_N, m, n, u->nb, alpha,
                         a, u->S->type, lda, b, u->S->type, u->nb, beta, c,
-                        u->S->type, lda, u->S->compute, CUBLAS_GEMM_DEFAULT) !=
-           CUBLAS_STATUS_SUCCESS;
+                        u->S->type, lda, u->S->compute,
+                        CUBLAS_GEMM_DEFAULT) != CUBLAS_STATUS_SUCCESS;
 }
 
 static int run(const struct update *u)
@@ -133,8 +133,7 @@ static double best_time(const struct update *u, int repeat)
 {
     cudaEvent_t e0, e1, join;
     double best = -1;
-    if (cudaEventCreate(&e0) || cudaEventCreate(&e1) ||
-        cudaEventCreate(&join))
+    if (cudaEventCreate(&e0) || cudaEventCreate(&e1) || cudaEventCreate(&join))
         return -1;
     for (int r = -1; r < repeat; r++) {
         float ms;
@@ -158,13 +157,13 @@ static double best_time(const struct update *u, int repeat)
     return best;
 }
 
-static int measure(const struct setup *S, char prec, int n, int nb,
-                   int repeat, FILE *csv)
+static int measure(const struct setup *S, char prec, int n, int nb, int repeat,
+                   FILE *csv)
 {
     static const char *const ways[] = {"tiles-1", "tiles-3", "batched", "tall",
                                        "trailing"};
-    struct update u = {.S = S, .nb = nb, .tiles = n / nb - 1,
-                       .trailing = n - nb};
+    struct update u = {
+        .S = S, .nb = nb, .tiles = n / nb - 1, .trailing = n - nb};
     size_t tile = S->size * nb * nb;
     int T = u.tiles, rc = 0;
     if (T < 1) return 0;
@@ -182,14 +181,14 @@ static int measure(const struct setup *S, char prec, int n, int nb,
             host[T + i] = u.B;
             host[2 * T + i] = u.C + i * tile;
         }
-        if (!u.A || !u.B || !u.C ||
-            cudaMalloc((void **)&u.dptr, sizeof host) ||
+        if (!u.A || !u.B || !u.C || cudaMalloc((void **)&u.dptr, sizeof host) ||
             cudaMemcpy(u.dptr, host, sizeof host, cudaMemcpyHostToDevice)) {
             rc = -1;
         } else {
             double s = best_time(&u, repeat);
-            double flops = 2.0 * nb * (whole ? (double)u.trailing * u.trailing
-                                             : (double)T * nb * nb);
+            double flops =
+                2.0 * nb *
+                (whole ? (double)u.trailing * u.trailing : (double)T * nb * nb);
             if (s <= 0) {
                 rc = -1;
             } else {
@@ -239,8 +238,8 @@ int main(int argc, char **argv)
         return 2;
     }
     struct setup S = {.type = prec == 'd' ? CUDA_R_64F : CUDA_R_32F,
-                      .compute = prec == 'd' ? CUBLAS_COMPUTE_64F
-                                             : CUBLAS_COMPUTE_32F,
+                      .compute =
+                          prec == 'd' ? CUBLAS_COMPUTE_64F : CUBLAS_COMPUTE_32F,
                       .size = prec == 'd' ? 8 : 4};
     if (cublasCreate(&S.h)) {
         fprintf(stderr, "gemm-shapes: no GPU or no cuBLAS\n");
@@ -255,8 +254,7 @@ int main(int argc, char **argv)
             perror(csv_name);
             return 1;
         }
-        if (ftell(csv) == 0)
-            fputs("prec,n,nb,tiles,way,seconds,tflops\n", csv);
+        if (ftell(csv) == 0) fputs("prec,n,nb,tiles,way,seconds,tflops\n", csv);
     }
     printf("# prec n nb tiles way time rate (gemm-shapes, %d streams)\n",
            STREAMS);
