@@ -59,6 +59,7 @@ __global__ void laswp_kernel(tiles<T> t, int mb, int n, int ldd,
 // of one of the first count, never of another row below.
 constexpr int plan_threads = 1024;
 constexpr int perm_threads = 256;
+constexpr int row_bytes = 32;   // of each touched row, a block of the moves
 constexpr int max_swaps = 2048; // interchanges of one call
 constexpr int key_bits = 11;    // j < max_swaps
 constexpr unsigned no_key = 0xffffffffu;
@@ -175,8 +176,8 @@ __global__ void __launch_bounds__(perm_threads)
     perm_apply_kernel(tiles<T> t, int mb, int m, int n, int ldd, int k1, int k2,
                       int inc, const int *plan)
 {
-    constexpr int w = sizeof(V) / sizeof(T); // elements of a V
-    constexpr int per_row = 32 / sizeof(V);  // Vs of a row, a block
+    constexpr int w = sizeof(V) / sizeof(T);       // elements of a V
+    constexpr int per_row = row_bytes / sizeof(V); // Vs of a row, a block
     extern __shared__ __align__(16) unsigned char raw[];
     V *buf = reinterpret_cast<V *>(raw); // [count][per_row]
     const int count = k2 - k1, tid = threadIdx.x;
@@ -232,7 +233,7 @@ int laswp(T *const *dtile, int ntiles, int mb, int m, int n, int ldd,
     // The permutation takes up to max_swaps interchanges on up to 2^21
     // rows, given its plan's memory; the serial kernel the rest.  A block
     // moves 32 bytes of each touched row.
-    constexpr int cols = 32 / sizeof(T);
+    constexpr int cols = row_bytes / sizeof(T);
     int count = k2 - k1, n2 = 2;
     while (n2 < count)
         n2 <<= 1;
