@@ -36,7 +36,8 @@ struct setup {
     cudaStream_t s[STREAMS];
     cudaDataType_t type;
     cublasComputeType_t compute;
-    size_t size; // bytes of an element
+    size_t size;                 // bytes of an element
+    const void *minus_one, *one; // alpha and beta in that precision
 };
 
 // Device memory of `bytes`, filled with values in [-1, 1) (the same few
@@ -82,15 +83,10 @@ struct update {
 static int gemm(const struct update *u, cudaStream_t s, int m, int n,
                 const void *a, const void *b, void *c, int lda)
 {
-    const double dm1 = -1, d1 = 1;
-    const float sm1 = -1, s1 = 1;
-    int eight = u->S->size == 8;
-    const void *alpha = eight ? (const void *)&dm1 : (const void *)&sm1;
-    const void *beta = eight ? (const void *)&d1 : (const void *)&s1;
     if (cublasSetStream(u->S->h, s)) return -1;
-    return cublasGemmEx(u->S->h, CUBLAS_OP_N, CUBLAS_OP_N, m, n, u->nb, alpha,
-                        a, u->S->type, lda, b, u->S->type, u->nb, beta, c,
-                        u->S->type, lda, u->S->compute,
+    return cublasGemmEx(u->S->h, CUBLAS_OP_N, CUBLAS_OP_N, m, n, u->nb,
+                        u->S->minus_one, a, u->S->type, lda, b, u->S->type,
+                        u->nb, u->S->one, c, u->S->type, lda, u->S->compute,
                         CUBLAS_GEMM_DEFAULT) != CUBLAS_STATUS_SUCCESS;
 }
 
@@ -108,16 +104,11 @@ static int run(const struct update *u)
         return 0;
     }
     if (!strcmp(u->way, "batched")) {
-        const double dm1 = -1, d1 = 1;
-        const float sm1 = -1, s1 = 1;
-        int eight = S->size == 8;
         if (cublasSetStream(S->h, S->s[0])) return -1;
         return cublasGemmBatchedEx(
-                   S->h, CUBLAS_OP_N, CUBLAS_OP_N, nb, nb, nb,
-                   eight ? (const void *)&dm1 : (const void *)&sm1,
+                   S->h, CUBLAS_OP_N, CUBLAS_OP_N, nb, nb, nb, S->minus_one,
                    (const void *const *)u->dptr, S->type, nb,
-                   (const void *const *)(u->dptr + T), S->type, nb,
-                   eight ? (const void *)&d1 : (const void *)&s1,
+                   (const void *const *)(u->dptr + T), S->type, nb, S->one,
                    u->dptr + 2 * T, S->type, nb, T, S->compute,
                    CUBLAS_GEMM_DEFAULT) != CUBLAS_STATUS_SUCCESS;
     }
@@ -131,30 +122,29 @@ static int run(const struct update *u)
 // Best seconds of `repeat` runs after a warm-up, every stream joined.
 static double best_time(const struct update *u, int repeat)
 {
-    cudaEvent_t e0, e1, join;
+    cudaEvent_t e[3]; // start, end, a stream's end
     double best = -1;
-    if (cudaEventCreate(&e0) || cudaEventCreate(&e1) || cudaEventCreate(&join))
-        return -1;
-    for (int r = -1; r < repeat; r++) {
+    int made = 0, ok = 1;
+    while (made < 3 && !cudaEventCreate(&e[made]))
+        made++;
+    ok = made == 3;
+    for (int r = -1; r < repeat && ok; r++) {
         float ms;
-        if (cudaDeviceSynchronize() || cudaEventRecord(e0, u->S->s[0]))
-            return -1;
-        for (int i = 1; i < STREAMS; i++)
-            if (cudaStreamWaitEvent(u->S->s[i], e0, 0)) return -1;
-        if (run(u)) return -1;
-        for (int i = 1; i < STREAMS; i++)
-            if (cudaEventRecord(join, u->S->s[i]) ||
-                cudaStreamWaitEvent(u->S->s[0], join, 0))
-                return -1;
-        if (cudaEventRecord(e1, u->S->s[0]) || cudaEventSynchronize(e1) ||
-            cudaEventElapsedTime(&ms, e0, e1))
-            return -1;
-        if (r >= 0 && (best < 0 || ms / 1e3 < best)) best = ms / 1e3;
+        ok = !cudaDeviceSynchronize() && !cudaEventRecord(e[0], u->S->s[0]);
+        for (int i = 1; i < STREAMS && ok; i++)
+            ok = !cudaStreamWaitEvent(u->S->s[i], e[0], 0);
+        ok = ok && !run(u);
+        for (int i = 1; i < STREAMS && ok; i++)
+            ok = !cudaEventRecord(e[2], u->S->s[i]) &&
+                 !cudaStreamWaitEvent(u->S->s[0], e[2], 0);
+        ok = ok && !cudaEventRecord(e[1], u->S->s[0]) &&
+             !cudaEventSynchronize(e[1]) &&
+             !cudaEventElapsedTime(&ms, e[0], e[1]);
+        if (ok && r >= 0 && (best < 0 || ms / 1e3 < best)) best = ms / 1e3;
     }
-    cudaEventDestroy(e0);
-    cudaEventDestroy(e1);
-    cudaEventDestroy(join);
-    return best;
+    while (made > 0)
+        cudaEventDestroy(e[--made]);
+    return ok ? best : -1;
 }
 
 static int measure(const struct setup *S, char prec, int n, int nb, int repeat,
@@ -241,6 +231,10 @@ int main(int argc, char **argv)
                       .compute =
                           prec == 'd' ? CUBLAS_COMPUTE_64F : CUBLAS_COMPUTE_32F,
                       .size = prec == 'd' ? 8 : 4};
+    static const double d[2] = {-1, 1};
+    static const float f[2] = {-1, 1};
+    S.minus_one = prec == 'd' ? (const void *)&d[0] : (const void *)&f[0];
+    S.one = prec == 'd' ? (const void *)&d[1] : (const void *)&f[1];
     if (cublasCreate(&S.h)) {
         fprintf(stderr, "gemm-shapes: no GPU or no cuBLAS\n");
         return 1;
