@@ -9,8 +9,9 @@
 // its pivot candidate with a copy of that row (leaf_kernel); on request,
 // where the leaf's blocks can all be resident with one row per thread,
 // each thread keeps its row in registers instead (leaf_reg_kernel): inside
-// a panel it is slower than shared memory (docs/perf).  The leaf also applies its interchanges to the rest of the
-// panel, so the recursion needs no row swaps of its own.  D1, for any height, takes two kernels per column: the
+// a panel it is slower than shared memory (docs/perf).  The leaf also applies
+// its interchanges to the rest of the panel, so the recursion needs no row
+// swaps of its own.  D1, for any height, takes two kernels per column: the
 // interchange of two whole panel rows, then the scaling and update of the
 // leaf's rows fused with the search for the next pivot (each block's best,
 // then the last block to finish picks the pivot).
@@ -122,7 +123,9 @@ template <typename T> __device__ T key_value(cand_key k)
 
 __device__ bool key_better(cand_key a, cand_key b)
 {
-    return a.hi != b.hi ? a.hi > b.hi : a.lo != b.lo ? a.lo > b.lo : a.row < b.row;
+    return a.hi != b.hi   ? a.hi > b.hi
+           : a.lo != b.lo ? a.lo > b.lo
+                          : a.row < b.row;
 }
 
 __device__ cand_key warp_max(cand_key k)
@@ -130,8 +133,8 @@ __device__ cand_key warp_max(cand_key k)
     const unsigned all = 0xffffffffu;
     unsigned hi = __reduce_max_sync(all, k.hi);
     unsigned lo = __reduce_max_sync(all, k.hi == hi ? k.lo : 0u);
-    unsigned row = __reduce_min_sync(
-        all, k.hi == hi && k.lo == lo ? k.row : UINT_MAX);
+    unsigned row =
+        __reduce_min_sync(all, k.hi == hi && k.lo == lo ? k.row : UINT_MAX);
     return {hi, lo, row};
 }
 
@@ -197,11 +200,16 @@ __device__ void grid_barrier(unsigned *arrive, unsigned round)
 // The end of a D2 leaf, in all its blocks: the leaf's interchanges (piv,
 // in shared memory) on the panel's columns [0, j0) and [j0 + w, n), as one
 // permutation of at most 2w rows, which row `dst[i]` gets the old row
-// `src[i]`, then each column read whole and written back; the last block
-// out leaves the barrier's counters zero for the next leaf.
+// `src[i]`; the last block out leaves the barrier's counters zero for the
+// next leaf.  Every block moves a chunk of columns through its shared
+// memory `stage` (`cap` elements, at least 2w), eight loads in flight a
+// thread.  A column a thread, its rows in registers, took 128 registers
+// and left the work to the few blocks whose threads got a column: 6-8 %
+// slower panels (docs/perf).
 template <typename T>
 __device__ void leaf_end(const tiles<T> &t, int mb, int n, int ldd, int j0,
-                         int w, const int *piv, const board<T> &g)
+                         int w, const int *piv, const board<T> &g, T *stage,
+                         int cap)
 {
     const int nblk = gridDim.x, b = blockIdx.x, tid = threadIdx.x;
     const int lane = tid & 31, warp = tid >> 5, nthr = blockDim.x;
@@ -239,16 +247,30 @@ __device__ void leaf_end(const tiles<T> &t, int mb, int n, int ldd, int j0,
         if (lane == 0) count = cnt;
     }
     __syncthreads();
+    // Columns a chunk: the blocks' share, as many as the stage holds.
     const int cnt = count, others = n - w;
-    for (int q = b * nthr + tid; q < others; q += nblk * nthr) {
-        int c = q < j0 ? q : q + w;
-        T v[2 * max_leaf];
+    const int C = min(cap / cnt, max((others + nblk - 1) / nblk, 1));
+    const int size = cnt * C;
+    constexpr int U = 8; // loads a thread keeps in flight
+    for (int q0 = b * C; q0 < others; q0 += nblk * C) {
+        for (int e0 = tid; e0 < size; e0 += U * nthr) {
+            T v[U];
 #pragma unroll
-        for (int i = 0; i < 2 * max_leaf; i++)
-            if (i < cnt) v[i] = row_at(src[i])[c];
+            for (int u = 0; u < U; u++) {
+                int e = e0 + u * nthr, i = e / C, q = q0 + e - i * C;
+                if (e < size && q < others)
+                    v[u] = row_at(src[i])[q < j0 ? q : q + w];
+            }
 #pragma unroll
-        for (int i = 0; i < 2 * max_leaf; i++)
-            if (i < cnt) row_at(dst[i])[c] = v[i];
+            for (int u = 0; u < U; u++)
+                if (e0 + u * nthr < size) stage[e0 + u * nthr] = v[u];
+        }
+        __syncthreads();
+        for (int e = tid; e < size; e += nthr) {
+            int i = e / C, q = q0 + e - i * C;
+            if (q < others) row_at(dst[i])[q < j0 ? q : q + w] = stage[e];
+        }
+        __syncthreads();
     }
 
     __syncthreads();
@@ -280,7 +302,8 @@ __device__ void smem_rows(const tiles<T> &t, int mb, int ldd, T *S, int r0,
 
 // The thread's candidate for the leaf's first column among the block's
 // rows in shared memory.
-template <typename T> __device__ cand_key smem_first(const T *S, int w, int r0, int nr)
+template <typename T>
+__device__ cand_key smem_first(const T *S, int w, int r0, int nr)
 {
     cand_key k{0u, 0u, UINT_MAX};
     for (int r = threadIdx.x; r < nr; r += blockDim.x) {
@@ -297,8 +320,7 @@ template <typename T> __device__ cand_key smem_first(const T *S, int w, int r0, 
 // candidate for column j + 1, found on the way.
 template <typename T>
 __device__ cand_key smem_column(T *S, int w, int r0, int nr, int j, int gj,
-                                bool first, int p, const T *prow,
-                                const T *diag)
+                                bool first, int p, const T *prow, const T *diag)
 {
     const int tid = threadIdx.x, ws = w + 1;
     if (p != gj && tid < w) {
@@ -331,14 +353,13 @@ __device__ cand_key smem_column(T *S, int w, int r0, int nr, int j, int gj,
 // the block holding it (R rows each from row j0), the copies of its row
 // into prow and of row j0 + j into diag, the pivot into piv[j] and *pivot.
 template <typename T>
-__device__ void pick_pivot(const board<T> &g, int buf, int nblk, int j0,
-                           int R, int w, int j, T *prow, T *diag, int *piv,
-                           int *pivot)
+__device__ void pick_pivot(const board<T> &g, int buf, int nblk, int j0, int R,
+                           int w, int j, T *prow, T *diag, int *piv, int *pivot)
 {
     const int lane = threadIdx.x & 31;
     const T *copies = g.copy + (size_t)buf * (max_blocks + 1) * max_leaf;
-    T dj = lane < w ? __ldcg(&copies[(size_t)max_blocks * max_leaf + lane])
-                    : T(0);
+    T dj =
+        lane < w ? __ldcg(&copies[(size_t)max_blocks * max_leaf + lane]) : T(0);
     cand_key best{0u, 0u, UINT_MAX};
     for (int i0 = 0; i0 < nblk; i0 += 4 * 32) {
         double2 c[4];
@@ -423,7 +444,8 @@ __global__ void __launch_bounds__(leaf_threads)
         if (tid == 0) post_candidate(g, buf, k);
         grid_barrier(g.arrive, j + 1);
         // 2. the pivot, the same in every block
-        if (tid < 32) pick_pivot(g, buf, nblk, j0, R, w, j, prow, diag, piv, &s_p);
+        if (tid < 32)
+            pick_pivot(g, buf, nblk, j0, R, w, j, prow, diag, piv, &s_p);
         __syncthreads();
         const int p = s_p;
         if (b == 0 && tid == 0) note_pivot(ipiv, info, off, gj, p, prow[j]);
@@ -432,7 +454,7 @@ __global__ void __launch_bounds__(leaf_threads)
     }
     __syncthreads();
     smem_rows<T, false>(t, mb, ldd, S, r0, nr, j0, w);
-    leaf_end(t, mb, n, ldd, j0, w, piv, g);
+    leaf_end(t, mb, n, ldd, j0, w, piv, g, S, R * ws);
 }
 
 // Threads of a register leaf block, one row each.
@@ -510,7 +532,8 @@ __global__ void __launch_bounds__(reg_threads, 2)
         for (int c = 0; c < W; c++)
             if (c < w) x[c] = a[c];
     }
-    leaf_end(t, mb, n, ldd, j0, w, piv, g);
+    __shared__ T stage[2 * max_leaf * 16];
+    leaf_end(t, mb, n, ldd, j0, w, piv, g, stage, 2 * max_leaf * 16);
 }
 
 // Threads of a cluster leaf block.
@@ -537,7 +560,7 @@ __global__ void __launch_bounds__(cl_threads)
     T *S = reinterpret_cast<T *>(raw);
     const int ws = w + 1;
     __shared__ cand_key red[cl_threads / 32];
-    __shared__ cand_key pub[2];                     // per column parity:
+    __shared__ cand_key pub[2]; // per column parity:
     __shared__ T pubrow[2][max_leaf], pubdiag[2][max_leaf]; // this block's
     __shared__ T prow[max_leaf], diag[max_leaf];
     __shared__ int piv[max_leaf];
@@ -564,10 +587,10 @@ __global__ void __launch_bounds__(cl_threads)
         cl.sync();
         // 2. the pivot, from the blocks' candidates; its row and row gj
         if (tid < 32) {
-            cand_key c = lane < nblk ? *cl.map_shared_rank(&pub[buf], lane)
-                                     : none;
-            T dj = lane < w ? *cl.map_shared_rank(&pubdiag[buf][lane], 0)
-                            : T(0);
+            cand_key c =
+                lane < nblk ? *cl.map_shared_rank(&pub[buf], lane) : none;
+            T dj =
+                lane < w ? *cl.map_shared_rank(&pubdiag[buf][lane], 0) : T(0);
             c = warp_max(c);
             const int p = (int)c.row, s = (p - j0) / R;
             if (lane < w) {
@@ -586,7 +609,7 @@ __global__ void __launch_bounds__(cl_threads)
     smem_rows<T, false>(t, mb, ldd, S, r0, nr, j0, w);
     // No block leaves while another may still read its shared memory.
     cl.sync();
-    leaf_end(t, mb, n, ldd, j0, w, piv, g);
+    leaf_end(t, mb, n, ldd, j0, w, piv, g, S, R * ws);
 }
 
 // D1.  Threads of a D1 kernel; blocks of the search kernel.
@@ -694,7 +717,7 @@ template <typename T> const void *reg_kernel(int i)
 // Per GPU, set up once: SM count, shared memory a block may ask for.
 struct device_info {
     int sms, smem;
-    int reg_blocks[3]; // blocks of leaf_reg_kernel<T, 8 << i> per SM
+    int reg_blocks[3];    // blocks of leaf_reg_kernel<T, 8 << i> per SM
     int cl_size, cl_smem; // blocks of a cluster leaf (0: none), their
                           // shared memory
 };
@@ -731,9 +754,8 @@ template <typename T> int device(device_info *d)
     if (cc >= 9 &&
         cudaFuncSetAttribute(ck, cudaFuncAttributeMaxDynamicSharedMemorySize,
                              d->cl_smem) == cudaSuccess &&
-        cudaFuncSetAttribute(
-            ck, cudaFuncAttributeNonPortableClusterSizeAllowed, 1) ==
-            cudaSuccess) {
+        cudaFuncSetAttribute(ck, cudaFuncAttributeNonPortableClusterSizeAllowed,
+                             1) == cudaSuccess) {
         for (int size = 16; size >= 8 && !d->cl_size; size /= 2) {
             cudaLaunchAttribute at{};
             at.id = cudaLaunchAttributeClusterDimension;
@@ -815,8 +837,7 @@ template <typename T> struct panel {
         int i = w <= 8 ? 0 : w <= 16 ? 1 : 2;
         int nblk = (m - j0 + reg_threads - 1) / reg_threads;
         if (!(variants & HYLA_CUDA_LEAF_REG) ||
-            nblk > dev.reg_blocks[i] * dev.sms ||
-            nblk > max_blocks)
+            nblk > dev.reg_blocks[i] * dev.sms || nblk > max_blocks)
             return 0;
         void *args[] = {&t, &mb, &m, &n, &ldd, &j0, &w, &ipiv, &off, &info, &g};
         cudaError_t e = cudaLaunchCooperativeKernel(
@@ -851,8 +872,8 @@ template <typename T> struct panel {
         cfg.attrs = &at;
         cfg.numAttrs = 1;
         HYLA_CUDA_CHECK(cudaLaunchKernelEx(&cfg, leaf_cluster_kernel<T>, t, mb,
-                                           m, n, ldd, j0, w, R, ipiv, off,
-                                           info, g));
+                                           m, n, ldd, j0, w, R, ipiv, off, info,
+                                           g));
         return 0;
     }
 
@@ -864,7 +885,13 @@ template <typename T> struct panel {
         if (leaf_reg(j0, w, &rc)) return rc;
         int R = rows_per_block(j0, w);
         int nblk = (m - j0 + R - 1) / R;
-        size_t smem = sizeof(T) * (size_t)R * (w + 1);
+        // Alone on its SM, a block waits for one that no other kernel
+        // uses; beside the single-precision GEMMs (FFMA, 8 warps a block)
+        // it waited less but then ran up to 10 times slower (docs/perf).
+        bool alone = (variants & HYLA_CUDA_LEAF_ALONE) ||
+                     (!(variants & HYLA_CUDA_LEAF_SHARED) && sizeof(T) == 4);
+        size_t smem =
+            alone ? (size_t)dev.smem : sizeof(T) * (size_t)R * (w + 1);
         void *args[] = {&t, &mb, &m,    &n,   &ldd,  &j0,
                         &w, &R,  &ipiv, &off, &info, &g};
         HYLA_CUDA_CHECK(cudaLaunchCooperativeKernel(

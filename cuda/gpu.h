@@ -28,9 +28,17 @@ enum { HYLA_CUDA_GETRF_PANEL_WORK = 1 << 20 };
 
 // D2 leaf variants for hyla_cuda_getrf_panel_tune: no thread block
 // cluster; the rows in registers where they fit rather than in shared
-// memory.  By default a cluster where the rows fit in its shared memory,
-// else the rows in shared memory and a grid barrier.
-enum { HYLA_CUDA_LEAF_NO_CLUSTER = 1, HYLA_CUDA_LEAF_REG = 2 };
+// memory; grid-barrier leaf blocks alone on their SMs (each asks for all
+// the shared memory of one), or sharing them with other kernels' blocks.
+// By default a cluster where the rows fit in its shared memory, else the
+// rows in shared memory and a grid barrier, alone in single precision and
+// shared in double.
+enum {
+    HYLA_CUDA_LEAF_NO_CLUSTER = 1,
+    HYLA_CUDA_LEAF_REG = 2,
+    HYLA_CUDA_LEAF_ALONE = 4,
+    HYLA_CUDA_LEAF_SHARED = 8
+};
 
 // Process-wide tunables of hyla_cuda_*getrf_panel (for benchmarks and
 // tests): the widest leaf, 1 to 32 columns, the rows a grid-barrier D2

@@ -186,11 +186,15 @@ int main(void)
     run(300, 64, 64, GEN_RANDOM, -2, 0, seed++);
     run(3000, 256, 256, GEN_RANDOM, 40, 4096, seed++);
     // Without clusters (shared memory and a grid barrier), then with the
-    // rows in registers where they fit, on the same shapes.
+    // rows in registers where they fit, on the same shapes; then the grid
+    // barrier's blocks alone on their SMs and sharing them, whichever the
+    // precision's default is.
     static const int variants[] = {
         HYLA_CUDA_LEAF_NO_CLUSTER,
-        HYLA_CUDA_LEAF_NO_CLUSTER | HYLA_CUDA_LEAF_REG};
-    for (size_t v = 0; v < 2; v++) {
+        HYLA_CUDA_LEAF_NO_CLUSTER | HYLA_CUDA_LEAF_REG,
+        HYLA_CUDA_LEAF_NO_CLUSTER | HYLA_CUDA_LEAF_ALONE,
+        HYLA_CUDA_LEAF_NO_CLUSTER | HYLA_CUDA_LEAF_SHARED};
+    for (size_t v = 0; v < sizeof variants / sizeof variants[0]; v++) {
         hyla_cuda_getrf_panel_tune(0, 0, 0, no = variants[v]);
         for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++) {
             const int *s = shapes[i];
@@ -207,7 +211,8 @@ int main(void)
     static const int few[] = {1, 8};
     for (size_t i = 0; i < 3 * sizeof few / sizeof few[0]; i++) {
         sms = few[i / 3];
-        hyla_cuda_getrf_panel_tune(0, 0, 0, no = i % 3 ? variants[i % 3 - 1] : 0);
+        hyla_cuda_getrf_panel_tune(0, 0, 0,
+                                   no = i % 3 ? variants[i % 3 - 1] : 0);
         run(16384, 256, 256, GEN_RANDOM, 100, 0, seed++);
         run(3001, 255, 256, GEN_PIVOTED, -1, 0, seed++);
     }
