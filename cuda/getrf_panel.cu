@@ -532,8 +532,9 @@ __global__ void __launch_bounds__(reg_threads, 2)
         for (int c = 0; c < W; c++)
             if (c < w) x[c] = a[c];
     }
-    __shared__ T stage[2 * max_leaf * 16];
-    leaf_end(t, mb, n, ldd, j0, w, piv, g, stage, 2 * max_leaf * 16);
+    constexpr int staged = 2 * max_leaf * 16; // 16 columns or more a chunk
+    __shared__ T stage[staged];
+    leaf_end(t, mb, n, ldd, j0, w, piv, g, stage, staged);
 }
 
 // Threads of a cluster leaf block.
@@ -886,7 +887,7 @@ template <typename T> struct panel {
         int R = rows_per_block(j0, w);
         int nblk = (m - j0 + R - 1) / R;
         // Alone on its SM, a block waits for one that no other kernel
-        // uses; beside the single-precision GEMMs (FFMA, 8 warps a block)
+        // uses; beside the single-precision GEMMs (FFMA, no tensor cores)
         // it waited less but then ran up to 10 times slower (docs/perf).
         bool alone = (variants & HYLA_CUDA_LEAF_ALONE) ||
                      (!(variants & HYLA_CUDA_LEAF_SHARED) && sizeof(T) == 4);
