@@ -160,6 +160,7 @@ HYLA_EXPORT int hyla_config_init(hyla_config_t *cfg)
     cfg->trsm_inverse = -1;
     cfg->gpu_reserved_sms = 0;
     cfg->gpu_panel_rows = 0;
+    cfg->gpu_critical_stream = -1;
     cfg->tuning = default_tuning();
 
     // Each override is applied on its own: one bad variable does not
@@ -185,6 +186,10 @@ HYLA_EXPORT int hyla_config_init(hyla_config_t *cfg)
     if ((r = env_int("HYLA_GPU_RESERVED_SMS", 0, &cfg->gpu_reserved_sms)))
         rc = r;
     if ((r = env_int("HYLA_GPU_PANEL_ROWS", 0, &cfg->gpu_panel_rows))) rc = r;
+    v = cfg->gpu_critical_stream + 1;
+    if ((r = env_name("HYLA_GPU_CRITICAL_STREAM", NAMES(inverse_names), &v)))
+        rc = r;
+    cfg->gpu_critical_stream = v - 1;
     if ((r = env_tuning(&cfg->tuning))) rc = r;
     return rc;
 }
@@ -220,6 +225,8 @@ static int check_config(const hyla_config_t *c)
         why = "gpu_reserved_sms must be >= 0";
     else if (c->gpu_panel_rows < 0)
         why = "gpu_panel_rows must be >= 0";
+    else if (c->gpu_critical_stream < -1 || c->gpu_critical_stream > 1)
+        why = "gpu_critical_stream must be -1, 0 or 1";
     if (why) return hyla_rt_error(-1, "hyla_init: %s", why);
     return 0;
 }
@@ -415,6 +422,13 @@ int hyla_rt_trsm_inverse(int lu)
 {
     int v = hyla_rt_config()->trsm_inverse;
     return v < 0 ? !lu : v;
+}
+
+int hyla_rt_critical_stream(int lu)
+{
+    const hyla_config_t *c = hyla_rt_config();
+    if (c->mode != HYLA_MODE_NATIVE || hyla_rt_gpu_streams() < 2) return 0;
+    return c->gpu_critical_stream < 0 ? lu : c->gpu_critical_stream;
 }
 
 int hyla_rt_initialized(void)

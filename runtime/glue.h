@@ -60,10 +60,11 @@ void hyla_rt_seq_insert_result(hyla_seq_t *seq, int ret);
 // GPUs: find them (returns how many) after starpu_init; streams per GPU.
 int hyla_rt_gpus_init(void);
 int hyla_rt_gpu_streams(void);
-// Workers allowed to run a task of tile column owner (see
-// hyla_task_opts_t): a bit mask of *len words, or NULL and *len = 0 for
-// any worker.
-const uint32_t *hyla_rt_owner_mask(int owner, unsigned *len);
+// Workers allowed to run a task of codelet cl with options o (its owner,
+// its stream role; see hyla_task_opts_t): a bit mask of *len words, or
+// NULL and *len = 0 for any worker.
+const uint32_t *hyla_rt_owner_mask(const struct starpu_codelet *cl,
+                                   const hyla_task_opts_t *o, unsigned *len);
 
 // Clamp a priority into the scheduler's range.
 int hyla_rt_priority(int priority);
@@ -91,7 +92,7 @@ void hyla_rt_mpi_release(void);
         hyla_rt_seq_task_added((o)->seq);                                      \
         unsigned hyla_len_;                                                    \
         const uint32_t *hyla_mask_ =                                           \
-            hyla_rt_owner_mask((o)->owner, &hyla_len_);                        \
+            hyla_rt_owner_mask((cl), (o), &hyla_len_);                         \
         int hyla_ret_ =                                                        \
             starpu_task_insert(HYLA_TASK_INSERT_ARGS(o, cl, __VA_ARGS__));     \
         hyla_rt_seq_insert_result((o)->seq, hyla_ret_);                        \
@@ -107,7 +108,7 @@ void hyla_rt_mpi_not_run(int first, ...);
     do {                                                                       \
         unsigned hyla_len_;                                                    \
         const uint32_t *hyla_mask_ =                                           \
-            hyla_rt_owner_mask((o)->owner, &hyla_len_);                        \
+            hyla_rt_owner_mask((cl), (o), &hyla_len_);                         \
         struct starpu_task *hyla_task_ = starpu_mpi_task_build(                \
             hyla_rt_mpi_comm(), HYLA_TASK_INSERT_ARGS(o, cl, __VA_ARGS__));    \
         if (hyla_task_) {                                                      \

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // The GPUs as the runtime sees them: the workers (one per stream) and the
 // memory node of each, the owner-computes mapping of tile columns, and
-// hyla_desc_place().
+// hyla_desc_place().  The workers of a GPU can have roles: its first one
+// the critical path, the others the rest (hyla_rt_critical_stream).
 #include "glue.h"
 
 #include <string.h>
@@ -14,6 +15,10 @@ static struct {
     int devid[STARPU_MAXCUDADEVS];
     unsigned node[STARPU_MAXCUDADEVS];
     uint32_t mask[STARPU_MAXCUDADEVS][MASK_WORDS]; // its workers, as bits
+    // Its first worker (role 0: the critical path), its others (role 1:
+    // the rest); and the same over all GPUs.
+    uint32_t role[STARPU_MAXCUDADEVS][2][MASK_WORDS];
+    uint32_t role_all[2][MASK_WORDS];
 } gpus;
 
 int hyla_rt_gpus_init(void)
@@ -32,7 +37,13 @@ int hyla_rt_gpus_init(void)
             gpus.devid[g] = dev;
             gpus.node[g] = starpu_worker_get_memory_node(w);
         }
-        gpus.mask[g][w / 32] |= UINT32_C(1) << (w % 32);
+        uint32_t bit = UINT32_C(1) << (w % 32);
+        int r = 0; // role 1 once the GPU has its first worker
+        for (int i = 0; i < MASK_WORDS; i++)
+            r |= gpus.mask[g][i] != 0;
+        gpus.mask[g][w / 32] |= bit;
+        gpus.role[g][r][w / 32] |= bit;
+        gpus.role_all[r][w / 32] |= bit;
     }
     gpus.streams = gpus.n ? nw / gpus.n : 0;
     return gpus.n;
@@ -55,15 +66,17 @@ int hyla_rt_gpu_streams(void)
     return gpus.streams;
 }
 
-const uint32_t *hyla_rt_owner_mask(int owner, unsigned *len)
+const uint32_t *hyla_rt_owner_mask(const struct starpu_codelet *cl,
+                                   const hyla_task_opts_t *o, unsigned *len)
 {
-    if (owner < 0 || gpus.n == 0 ||
-        hyla_rt_config()->mapping != HYLA_MAP_CYCLIC) {
-        *len = 0;
-        return NULL;
-    }
-    *len = MASK_WORDS;
-    return gpus.mask[owner % gpus.n];
+    int cyclic = o->owner >= 0 && gpus.n > 0 &&
+                 hyla_rt_config()->mapping == HYLA_MAP_CYCLIC;
+    int roles = o->critical_stream && gpus.n > 0 && cl->cuda_funcs[0];
+    *len = cyclic || roles ? MASK_WORDS : 0;
+    int r = o->priority > 0 ? 0 : 1;
+    if (roles)
+        return cyclic ? gpus.role[o->owner % gpus.n][r] : gpus.role_all[r];
+    return cyclic ? gpus.mask[o->owner % gpus.n] : NULL;
 }
 
 HYLA_EXPORT int hyla_desc_place(hyla_desc_t *A, hyla_place_t where)

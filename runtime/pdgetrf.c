@@ -11,6 +11,7 @@ void hyla_pdgetrf(const hyla_desc_t *A, const hyla_pivots_t *P, int lookahead,
                   const hyla_trsm_ws_t *ws, hyla_seq_t *seq)
 {
     hyla_task_opts_t o = hyla_task_opts(seq);
+    o.critical_stream = hyla_rt_critical_stream(1);
     int mt = A->mt, nt = A->nt;
     int kt = hyla_imin(mt, nt);
 

@@ -14,6 +14,7 @@ void hyla_pdgetrf_nopiv(const hyla_desc_t *A, int lookahead,
                         const hyla_trsm_ws_t *ws, int inv, hyla_seq_t *seq)
 {
     hyla_task_opts_t o = hyla_task_opts(seq);
+    o.critical_stream = hyla_rt_critical_stream(0);
     int mt = A->mt, nt = A->nt;
     int kt = hyla_imin(mt, nt);
     inv = inv && ws->inv;

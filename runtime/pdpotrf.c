@@ -91,6 +91,7 @@ void hyla_pdpotrf(int uplo, const hyla_desc_t *A, int lookahead,
                   const hyla_trsm_ws_t *ws, hyla_seq_t *seq)
 {
     hyla_task_opts_t o = hyla_task_opts(seq);
+    o.critical_stream = hyla_rt_critical_stream(0);
     if (uplo == HYLA_LOWER)
         lower(A, lookahead, ws, &o);
     else

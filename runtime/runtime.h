@@ -76,6 +76,14 @@ typedef struct hyla_trsm_ws {
 // follow with an inversion on the critical path (10-20 % slower there;
 // docs/perf).
 int hyla_rt_trsm_inverse(int lu);
+// Whether a factorization (an LU where lu) keeps its critical path on each
+// GPU's first worker (stream) and its other tasks off it, as
+// gpu_critical_stream says, where auto in the LU only; native mode with
+// two or more streams a GPU only.  A worker running a panel runs nothing
+// else until it ends: with the scheduler free to queue any task there,
+// the updates the next panel waits for sat behind the current one
+// (docs/perf).
+int hyla_rt_critical_stream(int lu);
 // For factoring A in routine r (an LU where lu), as hyla_rt_trsm_inverse
 // says; on failure the error (detail set).
 int hyla_rt_trsm_ws_create(const char *r, hyla_trsm_ws_t *ws,
@@ -183,6 +191,9 @@ typedef struct hyla_task_opts {
     // Tile column whose GPU runs the task under the cyclic mapping; -1:
     // any worker.  Only for codelets with a CUDA implementation.
     int owner;
+    // Tasks with priority above zero on each GPU's first worker, the others
+    // on its other workers (hyla_rt_critical_stream).
+    int critical_stream;
 } hyla_task_opts_t;
 
 // Options for the tasks of seq: no priority, no owner.
@@ -268,8 +279,8 @@ int hyla_rt_desc_temp(hyla_desc_t **A, hyla_dtype_t dtype, int m, int n,
 // lda) that a LAPACK-layout call makes.  In native mode its tiles have no
 // host memory (as hyla_rt_desc_temp; every tile used is copied in, whole,
 // first), and Af is pinned until A is destroyed, where that can be.
-int hyla_rt_desc_copy(hyla_desc_t **A, hyla_dtype_t dtype, int m, int n,
-                      int nb, const void *Af, int lda);
+int hyla_rt_desc_copy(hyla_desc_t **A, hyla_dtype_t dtype, int m, int n, int nb,
+                      const void *Af, int lda);
 // The column-major matrix Af (leading dimension lda, A's sizes) cut into
 // blocks of A's tiles, each registered as data of its own, for copies
 // that may run on another process: *blocks[m + n*mt].  Of a distributed

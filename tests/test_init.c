@@ -40,6 +40,7 @@ static const char *const env_vars[] = {"HYLA_NCPUS",
                                        "HYLA_TRSM_INV",
                                        "HYLA_GPU_RESERVED_SMS",
                                        "HYLA_GPU_PANEL_ROWS",
+                                       "HYLA_GPU_CRITICAL_STREAM",
                                        "HYLA_TUNING"};
 
 static void clear_env(void)
@@ -117,7 +118,7 @@ static void bad_configs(void)
 {
     static const char long_name[] =
         "a-scheduler-name-far-longer-than-any-starpu-policy-name-0123456789";
-    for (int k = 0; k < 18; k++) {
+    for (int k = 0; k < 20; k++) {
         hyla_config_t c = good();
         const char *what = "";
         switch (k) {
@@ -189,6 +190,14 @@ static void bad_configs(void)
         case 17:
             c.gpu_panel_rows = -1;
             what = "gpu_panel_rows = -1";
+            break;
+        case 18:
+            c.gpu_critical_stream = 2;
+            what = "gpu_critical_stream = 2";
+            break;
+        case 19:
+            c.gpu_critical_stream = -2;
+            what = "gpu_critical_stream = -2";
             break;
         default: c.scheduler = long_name; what = "long scheduler name";
         }
@@ -365,13 +374,19 @@ static void environment(void)
     TH_STATUS(env_case("HYLA_GPU_PANEL_ROWS", "512", &c), 0);
     th_check(c.gpu_panel_rows == 512, "HYLA_GPU_PANEL_ROWS=512: %d",
              c.gpu_panel_rows);
+    TH_STATUS(env_case("HYLA_GPU_CRITICAL_STREAM", "0", &c), 0);
+    th_check(c.gpu_critical_stream == 0, "HYLA_GPU_CRITICAL_STREAM=0: %d",
+             c.gpu_critical_stream);
+    TH_STATUS(env_case("HYLA_GPU_CRITICAL_STREAM", "1", &c), 0);
+    th_check(c.gpu_critical_stream == 1, "HYLA_GPU_CRITICAL_STREAM=1: %d",
+             c.gpu_critical_stream);
     th_check(def.gpu_streams == 0 && def.mapping == HYLA_MAP_SCHEDULER &&
                  def.trsm_inverse == -1 && def.gpu_reserved_sms == 0 &&
-                 def.gpu_panel_rows == 0,
+                 def.gpu_panel_rows == 0 && def.gpu_critical_stream == -1,
              "defaults: gpu_streams %d, mapping %d, trsm_inverse %d, "
-             "gpu_reserved_sms %d, gpu_panel_rows %d",
+             "gpu_reserved_sms %d, gpu_panel_rows %d, gpu_critical_stream %d",
              def.gpu_streams, (int)def.mapping, def.trsm_inverse,
-             def.gpu_reserved_sms, def.gpu_panel_rows);
+             def.gpu_reserved_sms, def.gpu_panel_rows, def.gpu_critical_stream);
     clear_env();
     setenv("HYLA_SCHED", "eager", 1);
     TH_STATUS(hyla_config_init(&c), 0);
@@ -397,7 +412,9 @@ static void environment(void)
                                          {"HYLA_TRSM_INV", "2"},
                                          {"HYLA_TRSM_INV", "yes"},
                                          {"HYLA_GPU_RESERVED_SMS", "-1"},
-                                         {"HYLA_GPU_RESERVED_SMS", "many"}};
+                                         {"HYLA_GPU_RESERVED_SMS", "many"},
+                                         {"HYLA_GPU_CRITICAL_STREAM", "2"},
+                                         {"HYLA_GPU_CRITICAL_STREAM", "on"}};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         int rc = env_case(bad[i][0], bad[i][1], &c);
         snap();

@@ -98,6 +98,11 @@ typedef struct hyla_config {
                                  the critical path leave to it; 0: none */
     int gpu_panel_rows;     /**< rows of one thread block of the GPU LU
                                  panel; 0: 256 */
+    int gpu_critical_stream; /**< native mode, 2 or more streams a GPU:
+                                  the critical path (panels, columns
+                                  within lookahead) on each GPU's first
+                                  stream, all other work on its others;
+                                  1 yes, 0 no, -1 in the LU only */
     const char *tuning;     /**< tuning file read by hyla_init (written by
                                  `hyla-bench tune`); NULL: none */
 } hyla_config_t;
