@@ -28,7 +28,7 @@ int hyla_rt_gpus_init(void)
     int nw = starpu_worker_get_ids_by_type(STARPU_CUDA_WORKER, ids,
                                            STARPU_NMAXWORKERS);
     for (int i = 0; i < nw; i++) {
-        int w = ids[i], dev = starpu_worker_get_devid(w), g = 0;
+        int w = ids[i], dev = starpu_worker_get_devid(w), g = 0, r = 1;
         while (g < gpus.n && gpus.devid[g] != dev)
             g++;
         if (g == gpus.n) {
@@ -36,11 +36,9 @@ int hyla_rt_gpus_init(void)
             gpus.n++;
             gpus.devid[g] = dev;
             gpus.node[g] = starpu_worker_get_memory_node(w);
+            r = 0; // the GPU's first worker
         }
         uint32_t bit = UINT32_C(1) << (w % 32);
-        int r = 0; // role 1 once the GPU has its first worker
-        for (int i = 0; i < MASK_WORDS; i++)
-            r |= gpus.mask[g][i] != 0;
         gpus.mask[g][w / 32] |= bit;
         gpus.role[g][r][w / 32] |= bit;
         gpus.role_all[r][w / 32] |= bit;

@@ -279,8 +279,8 @@ int hyla_rt_desc_temp(hyla_desc_t **A, hyla_dtype_t dtype, int m, int n,
 // lda) that a LAPACK-layout call makes.  In native mode its tiles have no
 // host memory (as hyla_rt_desc_temp; every tile used is copied in, whole,
 // first), and Af is pinned until A is destroyed, where that can be.
-int hyla_rt_desc_copy(hyla_desc_t **A, hyla_dtype_t dtype, int m, int n, int nb,
-                      const void *Af, int lda);
+int hyla_rt_desc_copy(hyla_desc_t **A, hyla_dtype_t dtype, int m, int n,
+                      int nb, const void *Af, int lda);
 // The column-major matrix Af (leading dimension lda, A's sizes) cut into
 // blocks of A's tiles, each registered as data of its own, for copies
 // that may run on another process: *blocks[m + n*mt].  Of a distributed
