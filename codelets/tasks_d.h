@@ -155,4 +155,11 @@ void hyla_task_dgetrf_nopiv(const hyla_task_opts_t *o, const hyla_desc_t *A,
 void hyla_task_dlacpy(const hyla_task_opts_t *o, const hyla_desc_t *A, int Am,
                       int An, const hyla_desc_t *B, int Bm, int Bn);
 
+// Tile (m, n) of A = rows i0... and columns j0... of the random matrix of
+// seed, or with sym of its symmetric version plus bump on the diagonal
+// (hyla_cpu_dplrnt).
+void hyla_task_dplrnt(const hyla_task_opts_t *o, const hyla_desc_t *A, int m,
+                      int n, int i0, int j0, unsigned long long seed, int sym,
+                      double bump);
+
 #endif // HYLA_CODELETS_TASKS_D_H

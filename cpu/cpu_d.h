@@ -179,4 +179,12 @@ void hyla_cpu_drbt_rows(int trans, int m, int n, double *X1, double *X2, int ld,
 // seeded generator (the same values for a seed everywhere).
 void hyla_cpu_drbt_random(unsigned long long seed, size_t count, double *w);
 
+//==== random matrices ====
+
+// The m-by-n row-major tile T of rows i0... and columns j0... of the
+// random matrix of seed (cpu/random.h), or with sym of its symmetric
+// version, bump added to the diagonal (row == column).
+void hyla_cpu_dplrnt(int m, int n, double *T, int ldt, int i0, int j0,
+                     unsigned long long seed, int sym, double bump);
+
 #endif // HYLA_CPU_CPU_D_H

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // Random butterfly transforms on row-major tiles.  @precisions d -> s
 #include "cpu_d.h"
+#include "random.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -103,15 +104,6 @@ void hyla_cpu_drbt_rows(int trans, int m, int n, double *X1, double *X2, int ld,
 
 void hyla_cpu_drbt_random(unsigned long long seed, size_t count, double *w)
 {
-    // splitmix64: each output a bijective mix of a counter, so a seed gives
-    // the same values on every machine and thread count.
-    uint64_t x = seed;
-    for (size_t i = 0; i < count; i++) {
-        uint64_t z = (x += 0x9e3779b97f4a7c15ULL);
-        z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-        z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-        z ^= z >> 31;
-        double r = (double)(z >> 11) * 0x1.0p-53 - 0.5; // [-1/2, 1/2)
-        w[i] = exp(r / 10);
-    }
+    for (size_t i = 0; i < count; i++)
+        w[i] = exp(hyla_random_half(hyla_random_bits(seed, i + 1)) / 10);
 }

@@ -15,6 +15,8 @@ typedef struct bench_case {
     int check;  // compute the residual of the last run
     int tile;   // time hyla's tile-level call (layout copies left out)
     int on_gpu; // and place the tiles on the GPUs before the timed call
+    int in_tiles; // getrf, potrf: the matrix generated in hyla's tiles, no
+                  // column-major copy (no reference; the check by a solve)
     int seed;
     const char *ref;   // "lapack" (default), "getf2" (getrf), "cusolver",
                        // "cusolvermg", "cublas" (the batched routines)

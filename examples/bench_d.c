@@ -4,9 +4,11 @@
 #include "energy.h"
 #include "check.h"
 
+#include <cblas.h>
 #include <hyla.h>
 #include <lapack.h>
 #include <lapacke.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -255,6 +257,127 @@ out:
     return rc;
 }
 
+// --in-tiles: the matrix of the case generated in tiles of nb, from row
+// i0 on (a block of order-n's matrix A: a block of tile rows, or all).
+static int generate(int potrf, int n, hyla_desc_t *A, int i0, int seed)
+{
+    return potrf ? hyla_dplgsy_tile(n, A, i0, 0, (unsigned)seed)
+                 : hyla_dplrnt_tile(A, i0, 0, (unsigned)seed);
+}
+
+// ||b - A x||_inf / (||A||_inf ||x||_inf n eps), x the solution of A x = b
+// by the factors in F (b from the seed), with A built again a tile row at
+// a time: the memory of two tile rows beside F.  -1 if it cannot run.
+static double in_tiles_residual(int potrf, int n, int nb, hyla_desc_t *F,
+                                const int *ipiv, int seed)
+{
+    double *b = malloc(sizeof(double) * n), *x = malloc(sizeof(double) * n);
+    double *r = malloc(sizeof(double) * nb),
+           *sums = malloc(sizeof(double) * nb);
+    double *block = malloc(sizeof(double) * nb * n);
+    hyla_desc_t *X = NULL, *R = NULL;
+    int rc = !b || !x || !r || !sums || !block;
+    if (!rc) {
+        hyla_check_dgen(n, 1, b, n, seed + 1);
+        rc = hyla_desc_create(&X, HYLA_DOUBLE, n, 1, nb);
+    }
+    if (!rc) rc = hyla_dlap_to_desc(b, n, X);
+    if (!rc)
+        rc = potrf ? hyla_dpotrs_tile('L', F, X)
+                   : hyla_dgetrs_tile('N', F, ipiv, X);
+    if (!rc) rc = hyla_ddesc_to_lap(X, x, n);
+    double anorm = 0, rnorm = 0, xnorm = 0;
+    for (int i = 0; !rc && i < n; i++)
+        if (!(fabs(x[i]) <= xnorm)) xnorm = fabs(x[i]); // keeps a NaN
+    for (int i0 = 0; !rc && i0 < n; i0 += nb) {
+        int mb = n - i0 < nb ? n - i0 : nb;
+        if (!R || mb < nb) {
+            hyla_desc_destroy(&R);
+            rc = hyla_desc_create(&R, HYLA_DOUBLE, mb, n, nb);
+        }
+        if (!rc) rc = generate(potrf, n, R, i0, seed);
+        if (!rc) rc = hyla_ddesc_to_lap(R, block, mb);
+        if (rc) break;
+        memcpy(r, b + i0, sizeof(double) * mb);
+        cblas_dgemv(CblasColMajor, CblasNoTrans, mb, n, -1.0, block, mb, x, 1,
+                    1.0, r, 1);
+        memset(sums, 0, sizeof(double) * mb);
+        for (int j = 0; j < n; j++)
+            for (int i = 0; i < mb; i++)
+                sums[i] += fabs(block[(size_t)j * mb + i]);
+        for (int i = 0; i < mb; i++) {
+            if (!(sums[i] <= anorm)) anorm = sums[i];
+            if (!(fabs(r[i]) <= rnorm)) rnorm = fabs(r[i]);
+        }
+    }
+    hyla_desc_destroy(&X);
+    hyla_desc_destroy(&R);
+    free(b);
+    free(x);
+    free(r);
+    free(sums);
+    free(block);
+    if (rc) return -1.0;
+    double d = anorm * xnorm * n * LAPACKE_dlamch('E');
+    return d > 0 ? rnorm / d : rnorm == 0 ? 0.0 : 1.0 / LAPACKE_dlamch('E');
+}
+
+// --in-tiles: getrf or potrf of a matrix hyla generates in its tiles, one
+// untimed warm-up and c->repeat timed runs, each on the matrix generated
+// again (not timed).
+static int measure_in_tiles(const bench_case_t *c, bench_result_t *r)
+{
+    int id = routine_id(c->routine), n = c->n, nb = 0;
+    if (id != GETRF && id != POTRF) return -1;
+    int potrf = id == POTRF;
+    hyla_tuned(c->routine, sizeof(double) == 8 ? 'd' : 's', n, &nb, NULL);
+    int runs = c->repeat > 0 ? c->repeat : 1;
+    seconds_t *t = malloc(sizeof(seconds_t) * runs);
+    int *ipiv = malloc(sizeof(int) * (n + 1));
+    hyla_desc_t *A = NULL;
+    int rc = !t || !ipiv ? HYLA_ERR_OUT_OF_MEMORY
+                         : hyla_desc_create(&A, HYLA_DOUBLE, n, n, nb);
+    for (int i = -1; !rc && i < runs; i++) {
+        rc = generate(potrf, n, A, 0, c->seed);
+        if (!rc && c->on_gpu) rc = hyla_desc_place(A, HYLA_PLACE_GPUS);
+        if (rc) break;
+        if (i == 0) energy_reset(); // the warm-up does not count
+        seconds_t t0 = bench_now();
+        r->info = potrf ? hyla_dpotrf_tile('L', A) : hyla_dgetrf_tile(A, ipiv);
+        seconds_t t1 = bench_now();
+        if (i >= 0) {
+            t[i] = t1 - t0;
+            energy_mark(t0, t1);
+        }
+    }
+    if (rc) {
+        fprintf(stderr, "hyla-bench: --in-tiles n=%d: %s\n", n,
+                hyla_error_detail());
+        r->info = rc;
+    } else {
+        bench_summarize(t, runs, r);
+        energy_per_call(&r->gpu_j, &r->cpu_j);
+        r->resid = c->check && r->info == 0
+                       ? in_tiles_residual(potrf, n, nb, A, ipiv, c->seed)
+                       : -1.0;
+    }
+    if (!rc && c->trace) {
+        // One more run, recorded.
+        rc = generate(potrf, n, A, 0, c->seed);
+        hyla_trace_start();
+        if (!rc && potrf)
+            hyla_dpotrf_tile('L', A);
+        else if (!rc)
+            hyla_dgetrf_tile(A, ipiv);
+        hyla_trace_stop();
+        bench_trace_write(c->trace);
+    }
+    hyla_desc_destroy(&A);
+    free(t);
+    free(ipiv);
+    return 0;
+}
+
 // Runs a case: one untimed warm-up for hyla and for cuSOLVER (which load
 // their kernels and calibrate on first use), then c->repeat timed runs.
 static int measure(const bench_case_t *c, int hyla, bench_result_t *r)
@@ -312,5 +435,6 @@ int bench_dref(const bench_case_t *c, bench_result_t *r)
 int bench_dhyla(const bench_case_t *c, bench_result_t *r)
 {
     if (bench_is_batched(c->routine)) return bench_dbatched(c, 1, r);
+    if (c->in_tiles) return measure_in_tiles(c, r);
     return measure(c, 1, r);
 }

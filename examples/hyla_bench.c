@@ -54,6 +54,14 @@ static const char usage[] =
     "                      copies between LAPACK and tile layouts\n"
     "      --on-gpu        as --tile, the tiles first placed on the GPUs\n"
     "                      (hyla_desc_place), as cuSOLVER's matrix is\n"
+    "      --in-tiles      getrf, potrf: as --tile, the matrix generated\n"
+    "                      in hyla's tiles (hyla_dplrnt_tile,\n"
+    "                      hyla_dplgsy_tile with bump n) without a\n"
+    "                      column-major copy, so that it may fill the\n"
+    "                      host's memory; no reference; the residual is\n"
+    "                      that of a solve with the factors,\n"
+    "                      ||b - Ax|| / (||A|| ||x|| n eps), A built again\n"
+    "                      a tile row at a time\n"
     "      --no-ref        do not run the reference\n"
     "      --ref NAME      the reference: lapack (default: the system\n"
     "                      LAPACK, OpenBLAS), getf2 (getrf: LAPACK's\n"
@@ -124,7 +132,8 @@ enum { MAX_LIST = 64 };
 
 typedef struct {
     char *routines, *sizes, *precs, *csv, *json, *ref_name, *trace, *out;
-    int m, nrhs, repeat, check, ref, tile, on_gpu, energy, rbt_depth, seed;
+    int m, nrhs, repeat, check, ref, tile, on_gpu, in_tiles, energy;
+    int rbt_depth, seed;
     int batch;
     int tune; // `hyla-bench tune'
     hyla_config_t cfg;
@@ -318,6 +327,7 @@ static void parse(int argc, char **argv, options_t *o)
         CSV,
         JSON,
         ONGPU,
+        INTILES,
         STREAMS,
         MAPPING,
         TRSMINV,
@@ -351,6 +361,7 @@ static void parse(int argc, char **argv, options_t *o)
         {"csv", required_argument, 0, CSV},
         {"json", required_argument, 0, JSON},
         {"on-gpu", no_argument, 0, ONGPU},
+        {"in-tiles", no_argument, 0, INTILES},
         {"gpu-streams", required_argument, 0, STREAMS},
         {"mapping", required_argument, 0, MAPPING},
         {"trsm-inv", no_argument, 0, TRSMINV},
@@ -411,6 +422,7 @@ static void parse(int argc, char **argv, options_t *o)
         case REPEAT: o->repeat = parse_int(optarg, "--repeat", 1); break;
         case TILE: o->tile = 1; break;
         case ONGPU: o->tile = o->on_gpu = 1; break;
+        case INTILES: o->tile = o->in_tiles = 1; break;
         case STREAMS:
             o->cfg.gpu_streams = parse_int(optarg, "--gpu-streams", 1);
             break;
@@ -490,6 +502,16 @@ static void parse(int argc, char **argv, options_t *o)
     }
     if (!o->routines) o->routines = "getrf,potrf";
     if (!o->sizes) o->sizes = "4000";
+    if (o->in_tiles) {
+        static const char *const generated[] = {"getrf", "potrf", NULL};
+        check_list(o->routines, "routine of --in-tiles", generated);
+        if (o->ref || o->m || o->tune) {
+            fprintf(stderr, "hyla-bench: --in-tiles runs square getrf and "
+                            "potrf without a reference: add --no-ref, "
+                            "leave out -m and tune\n");
+            exit(2);
+        }
+    }
     // Unswept: the configuration's (nb 0 and lookahead -1: per call).
     const int unswept[6] = {
         o->cfg.ncpus,     o->cfg.ngpus,         o->cfg.nb,
@@ -560,9 +582,10 @@ static void fill_row(result_row_t *row, const options_t *o,
     COL("%s", bench_is_batched(c->routine) && o->ref_name &&
                       !strcmp(o->ref_name, "cublas")
                   ? "cuda"
-              : o->on_gpu ? "tile-gpu"
-              : o->tile   ? "tile"
-                          : "lapack");
+              : o->in_tiles ? (o->on_gpu ? "tile-gen-gpu" : "tile-gen")
+              : o->on_gpu   ? "tile-gpu"
+              : o->tile     ? "tile"
+                            : "lapack");
     COL("%.6f", hr->t_min);
     COL("%.6f", hr->t_median);
     COL("%.2f", hg);
@@ -851,6 +874,7 @@ int main(int argc, char **argv)
                                   .check = o.check,
                                   .tile = o.tile,
                                   .on_gpu = o.on_gpu,
+                                  .in_tiles = o.in_tiles,
                                   .ref_gpus = ref_gpus,
                                   .ref_threads = threads,
                                   .batch = o.batch,

@@ -105,4 +105,9 @@ void hyla_pdrbt_rows(int trans, const hyla_desc_t *B, int depth, void *W,
 void hyla_pdgetrf_nopiv(const hyla_desc_t *A, int lookahead,
                         const hyla_trsm_ws_t *ws, int inv, hyla_seq_t *seq);
 
+// A = rows i0... and columns j0... of the random matrix of seed, or with
+// sym of its symmetric version plus bump on the diagonal.
+void hyla_pdplrnt(const hyla_desc_t *A, int i0, int j0, unsigned long long seed,
+                  int sym, double bump, hyla_seq_t *seq);
+
 #endif // HYLA_RUNTIME_ALGORITHMS_D_H

@@ -5,7 +5,8 @@ precisions passes its residual checks and writes a CSV with the documented
 columns, the same rows as JSON, and a loadable trace as JSON and as SVG
 from one --trace; sweeps of nb,
 lookahead, panel threads and CPU workers give a row per combination; the
-batched routines run against LAPACK; `tune` writes a tuning file with the
+batched routines run against LAPACK; --in-tiles factors matrices generated
+in tiles and checks them by a solve; `tune` writes a tuning file with the
 fastest run of each routine and order, keeps the entries it did not
 measure again, and a run reading the file takes its tile sizes; the
 tuning tables shipped in docs/tuning are well-formed; --help
@@ -150,6 +151,20 @@ def main(bench):
               "batched routines: every residual passes, against LAPACK "
               "(rc %d, stderr: %s)" % (r.returncode, r.stderr.strip()[-200:]))
 
+        fresh(out_csv)
+        r = run(bench, "-r", "getrf,potrf", "-p", "d,s", "-n", "70,101",
+                "--nb", "16", "--ncpus", "2", "--mode", "cpu", "--repeat",
+                "1", "--in-tiles", "--no-ref", "--csv", out_csv)
+        with open(out_csv) as f:
+            rows = list(csv.DictReader(f))
+        check(r.returncode == 0 and len(rows) == 8 and
+              all(b["status"] == "ok" and b["api"] == "tile-gen" and
+                  b["nb"] == "16" and float(b["hyla_s_min"]) > 0 and
+                  0 <= float(b["residual"]) <= 60 for b in rows),
+              "--in-tiles: getrf and potrf of generated tiles, checked by "
+              "a solve (rc %d, stderr: %s)"
+              % (r.returncode, r.stderr.strip()[-200:]))
+
         tuning = os.path.join(tmp, "tuning")
         with open(tuning, "w") as f:
             f.write("# an earlier entry, of another order\n"
@@ -244,6 +259,10 @@ def main(bench):
                            (["tune", "--mode", "cpu,hybrid", "-n", "8"],
                             "tune of two modes"),
                            (["--batch", "-1"], "a negative batch"),
+                           (["--in-tiles", "-n", "8"],
+                            "--in-tiles with a reference"),
+                           (["--in-tiles", "-r", "gesv", "--no-ref"],
+                            "--in-tiles of a solve"),
                            (["extra"], "a stray argument")]:
             r = run(bench, *args)
             check(r.returncode == 2 and r.stderr.strip() != "",

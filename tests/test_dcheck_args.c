@@ -333,6 +333,8 @@ static void not_initialized(void)
     const int want = HYLA_ERR_NOT_INITIALIZED;
     EXPECT("hyla_dlap_to_desc", hyla_dlap_to_desc(A, LDA, NULL), want);
     EXPECT("hyla_ddesc_to_lap", hyla_ddesc_to_lap(NULL, A, LDA), want);
+    EXPECT("hyla_dplrnt_tile", hyla_dplrnt_tile(NULL, 0, 0, 1), want);
+    EXPECT("hyla_dplgsy_tile", hyla_dplgsy_tile(1.0, NULL, 0, 0, 1), want);
     EXPECT("hyla_dgetrf", hyla_dgetrf(N, N, A, LDA, ipiv), want);
     EXPECT("hyla_dgetrf_tile", hyla_dgetrf_tile(NULL, ipiv), want);
     EXPECT("hyla_dgetrs", hyla_dgetrs('N', N, NRHS, A, LDA, ipiv, B, LDB),

@@ -45,6 +45,41 @@ HYLA_EXPORT int hyla_dlocal_to_desc(const double *Aloc, int lld,
 HYLA_EXPORT int hyla_ddesc_to_local(const hyla_desc_t *A, double *Aloc,
                                     int lld);
 
+//==== random test matrices ====
+
+/**
+ * Fill the tile matrix A with a block of the random matrix R of `seed`:
+ * A(i, j) = R(i0 + i, j0 + j).  The entries of R are uniform in
+ * [-0.5, 0.5] and depend only on (seed, row, column): the same whatever
+ * A's tile size, workers, processes or GPUs, and in single precision
+ * those of double rounded.  One task per tile, on the CPU workers, for
+ * matrices built where they are factored (no column-major copy: a matrix
+ * as large as memory holds), and blocks of the same matrix built again a
+ * piece at a time (a residual check of a matrix too large for two
+ * copies).  Chameleon's plrnt, with offsets.
+ *
+ * @param[in,out] A     the tile matrix, distributed or not.
+ * @param[in]     i0    first row of R, >= 0, i0 + (rows of A) <= INT_MAX.
+ * @param[in]     j0    first column of R, likewise.
+ * @param[in]     seed  any value.
+ * @retval 0, -1 (A NULL or not double), -2 (i0), -3 (j0), or a status
+ *         <= -100.
+ */
+HYLA_EXPORT int hyla_dplrnt_tile(hyla_desc_t *A, int i0, int j0,
+                                 unsigned long long seed);
+
+/**
+ * The same block of the symmetric random matrix S of `seed`:
+ * S(r, c) = R(max(r, c), min(r, c)), plus bump where r == c.  With
+ * bump >= the order of S, S is diagonally dominant and so symmetric
+ * positive definite.  Chameleon's plgsy, with offsets.
+ *
+ * @retval 0, -2 (A NULL or not double), -3 (i0), -4 (j0), or a status
+ *         <= -100.
+ */
+HYLA_EXPORT int hyla_dplgsy_tile(double bump, hyla_desc_t *A, int i0, int j0,
+                                 unsigned long long seed);
+
 //==== LU with partial pivoting ====
 
 /**
