@@ -1,15 +1,18 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // Energy counters sampled in a thread: NVML's total energy of each GPU
 // (loaded at run time, so that machines without a GPU driver run the
-// benchmark as well) and RAPL's energy of each CPU package.
+// benchmark as well) and RAPL's energy of each CPU package, or where RAPL
+// is not readable an estimate of the CPUs' from their busy time.
 #include "energy.h"
 #include "bench.h"
 
 #include <dlfcn.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
+#include <unistd.h>
 
 enum { MAX_GPUS = 16, MAX_PACKAGES = 8 };
 
@@ -29,10 +32,53 @@ static struct {
 // RAPL: /sys/class/powercap/intel-rapl:P/energy_uj, which wraps at
 // max_energy_range_uj.
 static struct {
-    FILE *f[MAX_PACKAGES];
+    int fd[MAX_PACKAGES];
     double range[MAX_PACKAGES], last[MAX_PACKAGES];
     int n;
 } rapl;
+
+// Without RAPL, the estimate: the busy time of every CPU of the machine
+// (/proc/stat's first line, in USER_HZ ticks: user, nice, system, irq and
+// softirq; not idle, iowait or steal) times `watts` per busy CPU.
+static struct {
+    int fd; // -1: no estimate
+    double watts, tick, last;
+} est = {.fd = -1};
+
+// The start of a kernel file read afresh (pread from offset 0: a stdio
+// stream would serve its buffered copy again), as a string.
+static int read_text(int fd, char *buf, size_t size)
+{
+    ssize_t got = pread(fd, buf, size - 1, 0);
+    if (got <= 0) return 0;
+    buf[got] = '\0';
+    return 1;
+}
+
+static int estimate_read(double *joules)
+{
+    char buf[256];
+    unsigned long long v[7];
+    if (!read_text(est.fd, buf, sizeof buf) ||
+        sscanf(buf, "cpu %llu %llu %llu %llu %llu %llu %llu", &v[0], &v[1],
+               &v[2], &v[3], &v[4], &v[5], &v[6]) != 7)
+        return 0;
+    *joules = (double)(v[0] + v[1] + v[2] + v[5] + v[6]) * est.tick * est.watts;
+    return 1;
+}
+
+static int estimate_open(double watts)
+{
+    long hz = sysconf(_SC_CLK_TCK);
+    if (!(watts > 0) || hz <= 0 || (est.fd = open("/proc/stat", O_RDONLY)) < 0)
+        return 0;
+    est.watts = watts;
+    est.tick = 1.0 / (double)hz;
+    if (estimate_read(&est.last)) return 1;
+    close(est.fd);
+    est.fd = -1;
+    return 0;
+}
 
 // One reading: time, and the counters made monotonic, in joules.
 typedef struct sample {
@@ -79,11 +125,11 @@ fail:
     return 0;
 }
 
-// rewind() drops the stream's buffer: the next read asks sysfs again.
 static int rapl_read(int p, double *uj)
 {
-    rewind(rapl.f[p]);
-    return fscanf(rapl.f[p], "%lf", uj) == 1;
+    char buf[64];
+    return read_text(rapl.fd[p], buf, sizeof buf) &&
+           sscanf(buf, "%lf", uj) == 1;
 }
 
 static int rapl_open(void)
@@ -99,11 +145,11 @@ static int rapl_open(void)
         fclose(r);
         snprintf(path, sizeof path,
                  "/sys/class/powercap/intel-rapl:%d/energy_uj", p);
-        FILE *f = ok ? fopen(path, "r") : NULL;
-        if (!f) break;
-        rapl.f[rapl.n] = f;
+        int fd = ok ? open(path, O_RDONLY) : -1;
+        if (fd < 0) break;
+        rapl.fd[rapl.n] = fd;
         if (!rapl_read(rapl.n, &uj)) {
-            fclose(f);
+            close(fd);
             break;
         }
         rapl.range[rapl.n] = range;
@@ -133,6 +179,10 @@ static sample_t read_now(void)
             rapl.last[p] = uj;
         }
         s.cpu = m.cpu_total;
+    } else if (est.fd >= 0) {
+        double j;
+        if (estimate_read(&j)) est.last = j;
+        s.cpu = est.last;
     }
     return s;
 }
@@ -159,14 +209,19 @@ static void *sampler(void *arg)
     }
 }
 
-int energy_start(void)
+int energy_start(double cpu_watts)
 {
     int g = nvml_open(), c = rapl_open();
+    int e = !c && estimate_open(cpu_watts);
     printf("# energy: %d GPU meter(s) (NVML)%s, %d CPU package meter(s) "
            "(RAPL)%s\n",
            g, g ? "" : ", GPU energy not measured", c,
-           c ? "" : ", CPU energy not measured");
-    if (!g && !c) return -1;
+           c   ? ""
+           : e ? ", CPU energy estimated: busy CPU time (/proc/stat) times "
+                 "--cpu-watts"
+               : ", CPU energy not measured");
+    if (e) printf("# energy: CPU estimate at %.2f W per busy CPU\n", cpu_watts);
+    if (!g && !c && !e) return -1;
     m.running = 1;
     if (pthread_create(&m.thread, NULL, sampler, NULL)) {
         m.running = 0;
@@ -189,8 +244,10 @@ void energy_stop(void)
         nv.ndev = 0;
     }
     for (int p = 0; p < rapl.n; p++)
-        fclose(rapl.f[p]);
+        close(rapl.fd[p]);
     rapl.n = 0;
+    if (est.fd >= 0) close(est.fd);
+    est.fd = -1;
     free(m.s);
     m.s = NULL;
     m.n = m.cap = 0;
@@ -251,6 +308,11 @@ void energy_per_call(double *gpu_j, double *cpu_j)
     pthread_mutex_lock(&m.lock);
     int ok = m.running && m.calls > 0;
     *gpu_j = ok && nv.ndev ? m.gpu_sum / m.calls : -1.0;
-    *cpu_j = ok && rapl.n ? m.cpu_sum / m.calls : -1.0;
+    *cpu_j = ok && (rapl.n || est.fd >= 0) ? m.cpu_sum / m.calls : -1.0;
     pthread_mutex_unlock(&m.lock);
+}
+
+const char *energy_cpu_source(void)
+{
+    return rapl.n ? "rapl" : est.fd >= 0 ? "estimate" : "none";
 }

@@ -95,6 +95,11 @@ static const char usage[] =
     "                      (NVML energy counters, all GPUs of the node) and\n"
     "                      the CPU packages' (RAPL), read every ms, where\n"
     "                      readable; printed with GFLOP/s per watt\n"
+    "      --cpu-watts W   with --energy where RAPL is not readable: an\n"
+    "                      estimate of the CPUs' energy, the machine's busy\n"
+    "                      CPU time (/proc/stat: user, nice, system, irq,\n"
+    "                      softirq) times W watts per busy CPU (column\n"
+    "                      cpu_j_source: rapl, estimate or none)\n"
     "      --no-check      do not compute residuals\n"
     "      --check         compute them (the default, but not of tune)\n"
     "      --csv FILE      also write the results to FILE as CSV, appended\n"
@@ -133,6 +138,7 @@ enum { MAX_LIST = 64 };
 typedef struct {
     char *routines, *sizes, *precs, *csv, *json, *ref_name, *trace, *out;
     int m, nrhs, repeat, check, ref, tile, on_gpu, in_tiles, energy;
+    double cpu_watts; // --cpu-watts: the CPU estimate's power per busy CPU
     int rbt_depth, seed;
     int batch;
     int tune; // `hyla-bench tune'
@@ -154,7 +160,8 @@ static void print_energy(const char *who, double flops, const bench_result_t *r)
     double both = 0.0;
     int any = 0;
     const double j[2] = {r->gpu_j, r->cpu_j};
-    const char *name[2] = {"GPU", "CPU"};
+    const char *name[2] = {
+        "GPU", strcmp(energy_cpu_source(), "estimate") ? "CPU" : "CPU (est.)"};
     for (int k = 0; k < 2; k++) {
         if (j[k] <= 0) { // no meter, or too short for its resolution
             printf(" %s not measured;", name[k]);
@@ -328,6 +335,7 @@ static void parse(int argc, char **argv, options_t *o)
         JSON,
         ONGPU,
         INTILES,
+        CPUWATTS,
         STREAMS,
         MAPPING,
         TRSMINV,
@@ -368,6 +376,7 @@ static void parse(int argc, char **argv, options_t *o)
         {"reserved-sms", required_argument, 0, RESERVE},
         {"panel-rows", required_argument, 0, PANELROWS},
         {"energy", no_argument, 0, ENERGY},
+        {"cpu-watts", required_argument, 0, CPUWATTS},
         {"rbt-depth", required_argument, 0, RBTDEPTH},
         {"seed", required_argument, 0, SEED},
         {"batch", required_argument, 0, BATCH},
@@ -450,6 +459,18 @@ static void parse(int argc, char **argv, options_t *o)
         case REF: o->ref_name = optarg; break;
         case TRACE: o->trace = optarg; break;
         case ENERGY: o->energy = 1; break;
+        case CPUWATTS: {
+            char *end;
+            o->cpu_watts = strtod(optarg, &end);
+            if (*optarg == '\0' || *end || !(o->cpu_watts > 0)) {
+                fprintf(stderr,
+                        "hyla-bench: --cpu-watts must be a power > 0 "
+                        "(got '%s')\n",
+                        optarg);
+                exit(2);
+            }
+            break;
+        }
         case RBTDEPTH:
             o->rbt_depth = parse_int(optarg, "--rbt-depth", 0);
             break;
@@ -609,6 +630,7 @@ static void fill_row(result_row_t *row, const options_t *o,
     COL("%d", hr->rbt_iter);
     COL("%d", o->seed);
     COL("%d", hr->rbt_fallback);
+    COL("%s", energy_cpu_source()); // of hyla_cpu_j and ref_cpu_j
 #undef COL
 }
 
@@ -846,7 +868,7 @@ int main(int argc, char **argv)
            "routine", "prec", "m|n", "nb", "la", "ncpu", "hyla_s", "median",
            "GFLOP/s", "ref_s", "GFLOP/s", "ratio", "residual", "status");
 
-    if (o.energy) energy_start();
+    if (o.energy) energy_start(o.cpu_watts);
     int failures = 0;
     char *routines = strdup(o.routines), *save_r;
     for (char *rt = strtok_r(routines, ",", &save_r); rt;

@@ -39,12 +39,14 @@ const char *const result_names[RESULT_COLUMNS] = {"routine",
                                                   "rbt_depth",
                                                   "rbt_iter",
                                                   "seed",
-                                                  "rbt_fallback"};
+                                                  "rbt_fallback",
+                                                  "cpu_j_source"};
 
 static int is_text(int c)
 {
-    static const char *const text[] = {"routine", "prec", "mode",   "scheduler",
-                                       "api",     "ref",  "status", "mapping"};
+    static const char *const text[] = {"routine",   "prec",    "mode",
+                                       "scheduler", "api",     "ref",
+                                       "status",    "mapping", "cpu_j_source"};
     for (size_t i = 0; i < sizeof text / sizeof text[0]; i++)
         if (!strcmp(result_names[c], text[i])) return 1;
     return 0;

@@ -26,7 +26,7 @@ COLUMNS = ("routine,prec,m,n,nrhs,nb,lookahead,panel_threads,mode,ncpu,ngpu,"
            "scheduler,api,hyla_s_min,hyla_s_median,hyla_gflops,ref,ref_s_min,"
            "ref_s_median,ref_gflops,ratio,residual,status,gpu_streams,mapping,"
            "trsm_inv,reserved_sms,panel_rows,hyla_gpu_j,hyla_cpu_j,ref_gpu_j,"
-           "ref_cpu_j,rbt_depth,rbt_iter,seed,rbt_fallback").split(",")
+           "ref_cpu_j,rbt_depth,rbt_iter,seed,rbt_fallback,cpu_j_source").split(",")
 ROUTINES = ["getrf", "potrf", "gesv", "posv", "gesv_rbt"]
 
 failures = 0
@@ -165,6 +165,31 @@ def main(bench):
               "a solve (rc %d, stderr: %s)"
               % (r.returncode, r.stderr.strip()[-200:]))
 
+        # The CPU energy estimate where RAPL is not readable: the busy CPU
+        # time of the machine times --cpu-watts, so at most every CPU busy
+        # for the call (plus a tick of slack) at that power.
+        rapl = os.path.exists("/sys/class/powercap/intel-rapl:0/energy_uj")
+        for watts in (None, "10"):
+            fresh(out_csv)
+            r = run(bench, "-r", "getrf", "-n", "1500", "--ncpus", "2",
+                    "--mode", "cpu", "--repeat", "3", "--no-ref",
+                    "--no-check", "--energy", "--csv", out_csv,
+                    *(["--cpu-watts", watts] if watts else []))
+            with open(out_csv) as f:
+                row = list(csv.DictReader(f))[0]
+            joules, t = float(row["hyla_cpu_j"]), float(row["hyla_s_median"])
+            if rapl:
+                ok = row["cpu_j_source"] == "rapl" and joules > 0
+            elif watts:
+                bound = 10.0 * os.cpu_count() * (3 * t + 0.05)
+                ok = row["cpu_j_source"] == "estimate" and 0 < joules <= bound
+            else:
+                ok = row["cpu_j_source"] == "none" and joules == -1
+            check(r.returncode == 0 and ok,
+                  "--energy%s: CPU joules %.3g from %s (rc %d)"
+                  % (" --cpu-watts " + watts if watts else "", joules,
+                     row["cpu_j_source"], r.returncode))
+
         tuning = os.path.join(tmp, "tuning")
         with open(tuning, "w") as f:
             f.write("# an earlier entry, of another order\n"
@@ -259,6 +284,7 @@ def main(bench):
                            (["tune", "--mode", "cpu,hybrid", "-n", "8"],
                             "tune of two modes"),
                            (["--batch", "-1"], "a negative batch"),
+                           (["--cpu-watts", "0"], "a power of 0 W"),
                            (["--in-tiles", "-n", "8"],
                             "--in-tiles with a reference"),
                            (["--in-tiles", "-r", "gesv", "--no-ref"],
