@@ -580,7 +580,7 @@ static const char *ref_name(const char *ref)
 
 // The row of one case, in result_names' order.
 static void fill_row(result_row_t *row, const options_t *o,
-                     const bench_case_t *c, const char *prec,
+                     const bench_case_t *c, const char *prec, hyla_mode_t asked,
                      const hyla_config_t *used, const bench_result_t *hr,
                      const bench_result_t *rr, double hg, double rg,
                      double ratio, const char *status)
@@ -631,6 +631,7 @@ static void fill_row(result_row_t *row, const options_t *o,
     COL("%d", o->seed);
     COL("%d", hr->rbt_fallback);
     COL("%s", energy_cpu_source()); // of hyla_cpu_j and ref_cpu_j
+    COL("%s", mode_name(asked));    // mode: what auto came to
 #undef COL
 }
 
@@ -828,7 +829,7 @@ static int measure(const options_t *o, const hyla_config_t *cfg,
     }
     fflush(stdout);
     result_row_t row;
-    fill_row(&row, o, c, p, &used, &hr, rr, hg, rg, ratio, status);
+    fill_row(&row, o, c, p, cfg->mode, &used, &hr, rr, hg, rg, ratio, status);
     results_write(out, &row);
     if (o->tune && !failed && hr.info == 0) {
         tune_record(c->routine, p, c->m > c->n ? c->m : c->n, &used, hr.t_min);

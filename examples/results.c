@@ -40,13 +40,14 @@ const char *const result_names[RESULT_COLUMNS] = {"routine",
                                                   "rbt_iter",
                                                   "seed",
                                                   "rbt_fallback",
-                                                  "cpu_j_source"};
+                                                  "cpu_j_source",
+                                                  "mode_asked"};
 
 static int is_text(int c)
 {
-    static const char *const text[] = {"routine",   "prec",    "mode",
-                                       "scheduler", "api",     "ref",
-                                       "status",    "mapping", "cpu_j_source"};
+    static const char *const text[] = {
+        "routine", "prec",   "mode",    "scheduler",    "api",
+        "ref",     "status", "mapping", "cpu_j_source", "mode_asked"};
     for (size_t i = 0; i < sizeof text / sizeof text[0]; i++)
         if (!strcmp(result_names[c], text[i])) return 1;
     return 0;

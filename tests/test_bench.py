@@ -26,7 +26,8 @@ COLUMNS = ("routine,prec,m,n,nrhs,nb,lookahead,panel_threads,mode,ncpu,ngpu,"
            "scheduler,api,hyla_s_min,hyla_s_median,hyla_gflops,ref,ref_s_min,"
            "ref_s_median,ref_gflops,ratio,residual,status,gpu_streams,mapping,"
            "trsm_inv,reserved_sms,panel_rows,hyla_gpu_j,hyla_cpu_j,ref_gpu_j,"
-           "ref_cpu_j,rbt_depth,rbt_iter,seed,rbt_fallback,cpu_j_source").split(",")
+           "ref_cpu_j,rbt_depth,rbt_iter,seed,rbt_fallback,cpu_j_source,"
+           "mode_asked").split(",")
 ROUTINES = ["getrf", "potrf", "gesv", "posv", "gesv_rbt"]
 
 failures = 0
@@ -70,7 +71,8 @@ def main(bench):
               "CSV: every row has every column")
         check(all(b["status"] == "ok" for b in body),
               "CSV: every residual passes")
-        check(all(b["mode"] == "cpu" and b["nb"] == "16" and b["n"] == "70"
+        check(all(b["mode"] == "cpu" and b["mode_asked"] == "cpu" and
+                  b["nb"] == "16" and b["n"] == "70"
                   for b in body), "CSV: the configuration asked for")
         check(all(0 < float(b["hyla_s_min"]) <= float(b["hyla_s_median"])
                   for b in body), "CSV: 0 < min <= median time")
@@ -150,6 +152,16 @@ def main(bench):
                   float(b["hyla_s_min"]) > 0 for b in rows),
               "batched routines: every residual passes, against LAPACK "
               "(rc %d, stderr: %s)" % (r.returncode, r.stderr.strip()[-200:]))
+
+        fresh(out_csv)
+        r = run(bench, "-r", "getrf", "-n", "70", "--nb", "16", "--ncpus",
+                "2", "--mode", "auto", "--repeat", "1", "--no-ref", "--csv",
+                out_csv)
+        with open(out_csv) as f:
+            rows = list(csv.DictReader(f))
+        check(r.returncode == 0 and len(rows) == 1 and
+              rows[0]["mode_asked"] == "auto" and rows[0]["mode"] == "cpu",
+              "--mode auto: mode_asked auto, mode what it came to (cpu here)")
 
         fresh(out_csv)
         r = run(bench, "-r", "getrf,potrf", "-p", "d,s", "-n", "70,101",
