@@ -15,6 +15,8 @@ import csv
 import sys
 from collections import OrderedDict
 
+import flags  # scripts/flags.py
+
 import matplotlib
 
 matplotlib.use("Agg")
@@ -24,12 +26,8 @@ FLOPS = {"getrf": lambda n: 2 * n ** 3 / 3, "potrf": lambda n: n ** 3 / 3}
 
 
 def main(argv):
-    opts = {"--title": "GFLOP/s per watt", "--min-seconds": "0.1"}
-    for flag in opts:
-        if flag in argv:
-            i = argv.index(flag)
-            opts[flag] = argv[i + 1]
-            del argv[i:i + 2]
+    opts = flags.take(argv,
+                      {"--title": "GFLOP/s per watt", "--min-seconds": "0.1"})
     if len(argv) != 3:
         sys.exit(__doc__)
     out, path = argv[1], argv[2]

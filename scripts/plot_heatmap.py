@@ -14,6 +14,8 @@ Needs Debian's python3-matplotlib.
 import csv
 import sys
 
+import flags  # scripts/flags.py
+
 import matplotlib
 
 matplotlib.use("Agg")
@@ -21,12 +23,12 @@ import matplotlib.pyplot as plt  # noqa: E402
 
 
 def main(argv):
-    opts = {"--routine": None, "--prec": None, "--n": None, "--title": None}
-    for flag in opts:
-        if flag in argv:
-            i = argv.index(flag)
-            opts[flag] = argv[i + 1]
-            del argv[i:i + 2]
+    opts = flags.take(argv, {
+        "--routine": None,
+        "--prec": None,
+        "--n": None,
+        "--title": None,
+    })
     if len(argv) != 3:
         sys.exit(__doc__)
     with open(argv[2], newline="") as f:

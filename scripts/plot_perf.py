@@ -18,6 +18,8 @@ import textwrap
 import sys
 from collections import defaultdict
 
+import flags  # scripts/flags.py
+
 import matplotlib
 
 matplotlib.use("Agg")
@@ -25,12 +27,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 
 
 def main(argv):
-    opts = {"--title": None, "--x": "n", "--series": "prec"}
-    for flag in opts:
-        if flag in argv:
-            i = argv.index(flag)
-            opts[flag] = argv[i + 1]
-            del argv[i:i + 2]
+    opts = flags.take(argv, {"--title": None, "--x": "n", "--series": "prec"})
     logx = "--logx" in argv
     if logx:
         argv.remove("--logx")

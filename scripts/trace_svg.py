@@ -10,6 +10,8 @@ Usage: trace_svg.py TRACE.json OUT.svg [--title TEXT] [--width PX]
 import json
 import sys
 
+import flags  # scripts/flags.py
+
 COLOURS = {
     "dgetrf_panel": "#d62728", "sgetrf_panel": "#d62728",
     "dlaswp": "#ff7f0e", "slaswp": "#ff7f0e",
@@ -23,12 +25,12 @@ COLOURS = {
 
 
 def main(argv):
-    opts = {"--title": None, "--width": "1400", "--from": None, "--to": None}
-    for flag in opts:
-        if flag in argv:
-            i = argv.index(flag)
-            opts[flag] = argv[i + 1]
-            del argv[i:i + 2]
+    opts = flags.take(argv, {
+        "--title": None,
+        "--width": "1400",
+        "--from": None,
+        "--to": None,
+    })
     title, width = opts["--title"], int(opts["--width"])
     if len(argv) != 3:
         sys.exit(__doc__)
