@@ -353,7 +353,7 @@ static int measure_in_tiles(const bench_case_t *c, bench_result_t *r)
     if (rc) {
         fprintf(stderr, "hyla-bench: --in-tiles n=%d: %s\n", n,
                 hyla_error_detail());
-        r->info = rc;
+        *r = (bench_result_t){0, 0, -1, rc, -1, -1, -1, -1};
     } else {
         bench_summarize(t, runs, r);
         energy_per_call(&r->gpu_j, &r->cpu_j);
