@@ -9,6 +9,8 @@
 //  - rank 0's column-major matrix goes to the tiles and back bit for bit,
 //    for sizes that leave edge tiles and rows of padding (lda > m), which
 //    stay untouched;
+//  - random tile matrices have the same entries for any tile size (so any
+//    owner) and at offsets, and the symmetric one is symmetric;
 //  - the Cholesky factor residual ||A - L L^T|| / (||A|| n eps) (or
 //    U^T U) on orders around the tile size, both uplo;
 //  - a negative diagonal entry gives LAPACKE_dpotrf's info, on every rank;
@@ -84,6 +86,55 @@ static void roundtrip(int m, int n, int nb, int p, int q, int seed)
     }
     free(A);
     free(B);
+}
+
+// Random tile matrices on the grid, copied to rank 0: the same entries in
+// tiles of 8 and of 5 (other processes hold them), a block generated at
+// offset (3, 5) equal to that block of the whole, and the symmetric one
+// symmetric with its bump on the diagonal.
+static void random_tiles(int m, int n, int p, int q, int seed)
+{
+    enum { I0 = 3, J0 = 5 };
+    static const int nbs[4] = {8, 5, 4, 8};
+    const int rows[4] = {m, m, m - I0, m}, cols[4] = {n, n, n - J0, m};
+    double *F[4] = {NULL, NULL, NULL, NULL};
+    int rc = 0;
+    for (int k = 0; k < 4; k++) {
+        if (rank == 0)
+            F[k] = malloc(sizeof(double) * ((size_t)rows[k] * cols[k] + 1));
+        hyla_desc_t *T = NULL;
+        int r = hyla_desc_create_dist(&T, HYLA_DOUBLE, rows[k], cols[k], nbs[k],
+                                      p, q);
+        if (!r)
+            r = k == 3   ? hyla_dplgsy_tile(m, T, 0, 0, seed)
+                : k == 2 ? hyla_dplrnt_tile(T, I0, J0, seed)
+                         : hyla_dplrnt_tile(T, 0, 0, seed);
+        if (!r) r = hyla_ddesc_to_lap(T, F[k], rows[k]);
+        hyla_desc_destroy(&T);
+        if (!rc) rc = r;
+    }
+    rc = agreed(rc);
+    if (rank == 0) {
+        int ok = rc == 0;
+        for (size_t e = 0; ok && e < (size_t)m * n; e++)
+            ok = F[0][e] == F[1][e] && fabs(F[0][e]) <= 0.5;
+        for (int j = 0; ok && j < n - J0; j++)
+            for (int i = 0; i < m - I0; i++)
+                ok = ok && F[2][(size_t)j * (m - I0) + i] ==
+                               F[0][(size_t)(j + J0) * m + i + I0];
+        for (int j = 0; ok && j < m; j++)
+            for (int i = j; i < m; i++) {
+                double s = F[3][(size_t)j * m + i];
+                double r = j < n ? F[0][(size_t)j * m + i] : s;
+                ok = ok && s == F[3][(size_t)i * m + j] &&
+                     (j >= n || s == (i == j ? r + m : r));
+            }
+        char note[64];
+        snprintf(note, sizeof note, "plrnt/plgsy grid %dx%d rc=%d", p, q, rc);
+        th_row("dplrnt", m, n, 8, 0.0, 0.0, 0.0, ok, note);
+    }
+    for (int k = 0; k < 4; k++)
+        free(F[k]);
 }
 
 // Rank 0's SPD matrix (lda = n + 1), its diagonal entry j set to value
@@ -278,6 +329,8 @@ int main(int argc, char **argv)
         roundtrip(1, 1, 4, p, q, seed++);
         roundtrip(37, 23, 8, p, q, seed++);
         roundtrip(64, 64, 16, p, q, seed++);
+        random_tiles(37, 23, p, q, seed++);
+        random_tiles(40, 41, p, q, seed++);
         static const char uplos[] = {'L', 'U'};
         for (int u = 0; u < 2; u++) {
             cholesky(uplos[u], 0, 8, p, q, seed++);
