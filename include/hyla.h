@@ -56,8 +56,8 @@ HYLA_EXPORT int hyla_init(const hyla_config_t *cfg);
 HYLA_EXPORT int hyla_finalize(void);
 
 /**
- * The configuration in force (ncpus, ngpus, mode and panel_threads
- * resolved; nb 0 and lookahead -1, chosen per call, stay: see
+ * The configuration in force (ncpus, ngpus, mode, panel_threads and
+ * gpu_prefetch resolved; nb 0 and lookahead -1, chosen per call, stay: see
  * hyla_tuned()), or the status
  * HYLA_ERR_NOT_INITIALIZED.  *cfg is copied out.
  */

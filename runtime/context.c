@@ -11,6 +11,9 @@
 #include <string.h>
 #include <strings.h>
 #include <unistd.h>
+#if HYLA_HAVE_CUDA
+#include <cuda_runtime.h>
+#endif
 
 #ifndef PATH_MAX
 #define PATH_MAX 4096
@@ -161,6 +164,7 @@ HYLA_EXPORT int hyla_config_init(hyla_config_t *cfg)
     cfg->gpu_reserved_sms = 0;
     cfg->gpu_panel_rows = 0;
     cfg->gpu_critical_stream = -1;
+    cfg->gpu_prefetch = -1;
     cfg->tuning = default_tuning();
 
     // Each override is applied on its own: one bad variable does not
@@ -190,6 +194,9 @@ HYLA_EXPORT int hyla_config_init(hyla_config_t *cfg)
     if ((r = env_name("HYLA_GPU_CRITICAL_STREAM", NAMES(inverse_names), &v)))
         rc = r;
     cfg->gpu_critical_stream = v - 1;
+    v = cfg->gpu_prefetch + 1;
+    if ((r = env_name("HYLA_GPU_PREFETCH", NAMES(inverse_names), &v))) rc = r;
+    cfg->gpu_prefetch = v - 1;
     if ((r = env_tuning(&cfg->tuning))) rc = r;
     return rc;
 }
@@ -227,8 +234,52 @@ static int check_config(const hyla_config_t *c)
         why = "gpu_panel_rows must be >= 0";
     else if (c->gpu_critical_stream < -1 || c->gpu_critical_stream > 1)
         why = "gpu_critical_stream must be -1, 0 or 1";
+    else if (c->gpu_prefetch < -1 || c->gpu_prefetch > 1)
+        why = "gpu_prefetch must be -1, 0 or 1";
     if (why) return hyla_rt_error(-1, "hyla_init: %s", why);
     return 0;
+}
+
+// StarPU reads some settings only from its environment, at starpu_init:
+// set one for that call (NULL: leave it as it is), then restore the
+// caller's environment.
+typedef struct {
+    const char *name;
+    char *saved; // the caller's value, NULL where unset
+    int set;     // whether it was changed
+} env_setting_t;
+
+static void env_set(env_setting_t *e, const char *name, const char *value)
+{
+    const char *old = getenv(name);
+    *e = (env_setting_t){name, old ? strdup(old) : NULL, 0};
+    if (!value) return;
+    setenv(name, value, 1);
+    e->set = 1;
+}
+
+static void env_restore(env_setting_t *e)
+{
+    if (e->set) {
+        if (e->saved)
+            setenv(e->name, e->saved, 1);
+        else
+            unsetenv(e->name);
+    }
+    free(e->saved);
+}
+
+// The GPUs StarPU will start when asked for ngpus (-1: all of them).
+static int gpus_to_start(int ngpus)
+{
+    int count = 0;
+#if HYLA_HAVE_CUDA
+    if (cudaGetDeviceCount(&count) != cudaSuccess) {
+        cudaGetLastError();
+        count = 0;
+    }
+#endif
+    return ngpus < 0 || ngpus > count ? count : ngpus;
 }
 
 // Start StarPU with c's CPU workers and ngpus GPUs.
@@ -246,22 +297,31 @@ static int start_starpu(const hyla_config_t *c, int ngpus)
     conf.sched_policy_name = ctx.scheduler;
     // hyla's configuration decides; STARPU_NCPU and friends do not.
     conf.precedence_over_environment_variables = 1;
-    // Streams per GPU have no starpu_conf field: StarPU reads them from
-    // its environment only, at starpu_init.  Set it for that call.
+    // Streams per GPU have no starpu_conf field.
     int streams = c->gpu_streams                ? c->gpu_streams
                   : c->mode == HYLA_MODE_NATIVE ? native_gpu_streams
                                                 : default_gpu_streams;
-    const char *old = getenv("STARPU_NWORKER_PER_CUDA");
-    char *saved = old ? strdup(old) : NULL;
     char value[16];
     snprintf(value, sizeof value, "%d", streams);
-    if (ngpus != 0) setenv("STARPU_NWORKER_PER_CUDA", value, 1);
+    env_setting_t nworker, prefetch;
+    env_set(&nworker, "STARPU_NWORKER_PER_CUDA", ngpus != 0 ? value : NULL);
+    // Prefetch has no starpu_conf field either.  Its default is off in
+    // native mode on one GPU: dmdas prefetches the data of every task it
+    // queues, and with a matrix larger than the GPU memory those
+    // prefetches evict each other's tiles.  An LU of order 65536 under a
+    // memory limit 1.14x below its size moved 3.3-4x the matrix to the GPU
+    // and took 11-15 s, without prefetch the matrix once and 5.1 s (4.7 s
+    // with no limit).  In core, on GPU-resident tiles, the LU loses about
+    // 1 % without and the Cholesky 1-3.5 %; on host tiles the LU loses
+    // nothing.  Hybrid mode keeps it (its Cholesky loses 15 % without), and
+    // so do several GPUs, not measured without (docs/perf).
+    int pf = c->gpu_prefetch >= 0
+                 ? c->gpu_prefetch
+                 : !(c->mode == HYLA_MODE_NATIVE && gpus_to_start(ngpus) == 1);
+    env_set(&prefetch, "STARPU_PREFETCH", pf ? "1" : "0");
     int ret = hyla_rt_starpu_start(&conf);
-    if (saved)
-        setenv("STARPU_NWORKER_PER_CUDA", saved, 1);
-    else
-        unsetenv("STARPU_NWORKER_PER_CUDA");
-    free(saved);
+    env_restore(&prefetch);
+    env_restore(&nworker);
     return ret;
 }
 
@@ -341,6 +401,7 @@ HYLA_EXPORT int hyla_init(const hyla_config_t *cfg)
                                           : HYLA_MODE_HYBRID;
     c.ngpus = ngpus;
     c.gpu_streams = ngpus ? hyla_rt_gpu_streams() : 0;
+    c.gpu_prefetch = starpu_get_prefetch_flag();
     // Native mode solves by inverses: the GPU's TRSMs are slow on the
     // critical path (docs/perf).  In hybrid mode auto stays: each routine
     // chooses (hyla_rt_trsm_inverse).

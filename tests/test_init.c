@@ -19,7 +19,9 @@
 // afterwards); modes hybrid and native start where there is a GPU (native
 // with one CPU worker) and give HYLA_ERR_NOT_SUPPORTED elsewhere;
 // config_get resolves ncpus (-1 included) to the real worker count (and
-// caps panel_threads by it) and auto to hybrid or cpu; the HYLA_*
+// caps panel_threads by it) and auto to hybrid or cpu; gpu_prefetch
+// resolves to off in native mode on one GPU, else on, and StarPU's
+// STARPU_PREFETCH stays as the caller set it; the HYLA_*
 // environment overrides apply,
 // and an unparsable one gives HYLA_ERR_ENVIRONMENT with a detail naming
 // the variable, the defaults for it and the other overrides applied, from
@@ -41,6 +43,7 @@ static const char *const env_vars[] = {"HYLA_NCPUS",
                                        "HYLA_GPU_RESERVED_SMS",
                                        "HYLA_GPU_PANEL_ROWS",
                                        "HYLA_GPU_CRITICAL_STREAM",
+                                       "HYLA_GPU_PREFETCH",
                                        "HYLA_TUNING"};
 
 static void clear_env(void)
@@ -118,7 +121,7 @@ static void bad_configs(void)
 {
     static const char long_name[] =
         "a-scheduler-name-far-longer-than-any-starpu-policy-name-0123456789";
-    for (int k = 0; k < 20; k++) {
+    for (int k = 0; k < 22; k++) {
         hyla_config_t c = good();
         const char *what = "";
         switch (k) {
@@ -199,6 +202,14 @@ static void bad_configs(void)
             c.gpu_critical_stream = -2;
             what = "gpu_critical_stream = -2";
             break;
+        case 20:
+            c.gpu_prefetch = 2;
+            what = "gpu_prefetch = 2";
+            break;
+        case 21:
+            c.gpu_prefetch = -2;
+            what = "gpu_prefetch = -2";
+            break;
         default: c.scheduler = long_name; what = "long scheduler name";
         }
         int rc = hyla_init(&c);
@@ -249,6 +260,48 @@ static int gpu_mode(hyla_mode_t mode, const char *name, int ncpus)
     return 0;
 }
 
+// gpu_prefetch: auto resolves to 0 in native mode on one GPU and to 1
+// elsewhere, 0 and 1 stay; the caller's STARPU_PREFETCH is as it was
+// once hyla_init returns.  The GPU cases only where gpu says a GPU mode
+// starts.
+static void prefetch(int gpu)
+{
+    static const struct {
+        hyla_mode_t mode;
+        int asked, want;
+        const char *env; // the caller's STARPU_PREFETCH, NULL: unset
+        int gpu;         // needs a GPU
+    } cases[] = {{HYLA_MODE_CPU, -1, 1, NULL, 0},
+                 {HYLA_MODE_CPU, 0, 0, "1", 0},
+                 {HYLA_MODE_NATIVE, -1, 0, NULL, 1},
+                 {HYLA_MODE_NATIVE, 1, 1, "0", 1},
+                 {HYLA_MODE_HYBRID, -1, 1, "0", 1}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        if (cases[i].gpu && !gpu) continue;
+        hyla_config_t c = good(), got;
+        c.mode = cases[i].mode;
+        c.ngpus = cases[i].gpu ? 1 : 0;
+        c.gpu_prefetch = cases[i].asked;
+        const char *env = cases[i].env;
+        if (env)
+            setenv("STARPU_PREFETCH", env, 1);
+        else
+            unsetenv("STARPU_PREFETCH");
+        TH_STATUS(hyla_init(&c), 0);
+        memset(&got, 0xff, sizeof got);
+        TH_STATUS(hyla_config_get(&got), 0);
+        const char *during = getenv("STARPU_PREFETCH");
+        int kept = env ? during && !strcmp(during, env) : !during;
+        th_check(got.gpu_prefetch == cases[i].want && kept,
+                 "mode %d, gpu_prefetch %d asked, STARPU_PREFETCH '%s': "
+                 "resolved to %d (want %d), STARPU_PREFETCH now '%s'",
+                 (int)c.mode, c.gpu_prefetch, env ? env : "(unset)",
+                 got.gpu_prefetch, cases[i].want, during ? during : "(unset)");
+        TH_STATUS(hyla_finalize(), 0);
+    }
+    unsetenv("STARPU_PREFETCH");
+}
+
 static void modes(void)
 {
     int gpu = gpu_mode(HYLA_MODE_HYBRID, "hybrid", -1);
@@ -275,6 +328,7 @@ static void modes(void)
     c.mode = HYLA_MODE_CPU;
     TH_STATUS(hyla_init(&c), 0);
     TH_STATUS(hyla_finalize(), 0);
+    prefetch(gpu);
 }
 
 // config_get gives the configuration in force, with ncpus resolved.
@@ -380,13 +434,21 @@ static void environment(void)
     TH_STATUS(env_case("HYLA_GPU_CRITICAL_STREAM", "1", &c), 0);
     th_check(c.gpu_critical_stream == 1, "HYLA_GPU_CRITICAL_STREAM=1: %d",
              c.gpu_critical_stream);
+    TH_STATUS(env_case("HYLA_GPU_PREFETCH", "0", &c), 0);
+    th_check(c.gpu_prefetch == 0, "HYLA_GPU_PREFETCH=0: %d", c.gpu_prefetch);
+    TH_STATUS(env_case("HYLA_GPU_PREFETCH", "AUTO", &c), 0);
+    th_check(c.gpu_prefetch == -1, "HYLA_GPU_PREFETCH=AUTO: %d",
+             c.gpu_prefetch);
     th_check(def.gpu_streams == 0 && def.mapping == HYLA_MAP_SCHEDULER &&
                  def.trsm_inverse == -1 && def.gpu_reserved_sms == 0 &&
-                 def.gpu_panel_rows == 0 && def.gpu_critical_stream == -1,
+                 def.gpu_panel_rows == 0 && def.gpu_critical_stream == -1 &&
+                 def.gpu_prefetch == -1,
              "defaults: gpu_streams %d, mapping %d, trsm_inverse %d, "
-             "gpu_reserved_sms %d, gpu_panel_rows %d, gpu_critical_stream %d",
+             "gpu_reserved_sms %d, gpu_panel_rows %d, gpu_critical_stream "
+             "%d, gpu_prefetch %d",
              def.gpu_streams, (int)def.mapping, def.trsm_inverse,
-             def.gpu_reserved_sms, def.gpu_panel_rows, def.gpu_critical_stream);
+             def.gpu_reserved_sms, def.gpu_panel_rows, def.gpu_critical_stream,
+             def.gpu_prefetch);
     clear_env();
     setenv("HYLA_SCHED", "eager", 1);
     TH_STATUS(hyla_config_init(&c), 0);
@@ -414,7 +476,8 @@ static void environment(void)
                                          {"HYLA_GPU_RESERVED_SMS", "-1"},
                                          {"HYLA_GPU_RESERVED_SMS", "many"},
                                          {"HYLA_GPU_CRITICAL_STREAM", "2"},
-                                         {"HYLA_GPU_CRITICAL_STREAM", "on"}};
+                                         {"HYLA_GPU_CRITICAL_STREAM", "on"},
+                                         {"HYLA_GPU_PREFETCH", "-1"}};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         int rc = env_case(bad[i][0], bad[i][1], &c);
         snap();
