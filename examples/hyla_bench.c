@@ -76,7 +76,8 @@ static const char usage[] =
     "      --mode LIST     cpu, hybrid, native or auto (default: hyla's)\n"
     "      --ngpus LIST    GPUs for hyla (default: hyla's, all)\n"
     "      --gpu-streams S CUDA streams per GPU (default: hyla's)\n"
-    "      --mapping M     scheduler or cyclic: who places GPU tasks\n"
+    "      --mapping M     scheduler, cyclic or auto: who places GPU\n"
+    "                      tasks (default: hyla's, auto)\n"
     "      --trsm-inv      TRSMs by the diagonal tiles as GEMMs by their\n"
     "                      inverses (Cholesky, LU)\n"
     "      --reserved-sms K  SMs per GPU that cuBLAS calls off the critical\n"
@@ -447,9 +448,11 @@ static void parse(int argc, char **argv, options_t *o)
                 o->cfg.mapping = HYLA_MAP_SCHEDULER;
             else if (!strcmp(optarg, "cyclic"))
                 o->cfg.mapping = HYLA_MAP_CYCLIC;
+            else if (!strcmp(optarg, "auto"))
+                o->cfg.mapping = HYLA_MAP_AUTO;
             else {
                 fprintf(stderr,
-                        "hyla-bench: --mapping: scheduler or cyclic "
+                        "hyla-bench: --mapping: scheduler, cyclic or auto "
                         "(got '%s')\n",
                         optarg);
                 exit(2);
@@ -618,7 +621,9 @@ static void fill_row(result_row_t *row, const options_t *o,
     COL("%.3e", hr->resid);
     COL("%s", status);
     COL("%d", used->gpu_streams);
-    COL("%s", used->mapping == HYLA_MAP_CYCLIC ? "cyclic" : "scheduler");
+    COL("%s", used->mapping == HYLA_MAP_CYCLIC ? "cyclic"
+              : used->mapping == HYLA_MAP_AUTO ? "auto"
+                                               : "scheduler");
     COL("%d", used->trsm_inverse);
     COL("%d", used->gpu_reserved_sms);
     COL("%d", used->gpu_panel_rows);

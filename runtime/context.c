@@ -143,7 +143,7 @@ static int env_tuning(const char **out)
 // Names of hyla_mode_t and hyla_mapping_t values and of a 0/1 flag, in
 // value order.
 const char *const hyla_rt_mode_names[4] = {"auto", "cpu", "hybrid", "native"};
-static const char *const mapping_names[] = {"scheduler", "cyclic"};
+static const char *const mapping_names[] = {"scheduler", "cyclic", "auto"};
 static const char *const inverse_names[] = {"auto", "0", "1"}; // -1, 0, 1
 #define NAMES(a) (a), (int)(sizeof(a) / sizeof((a)[0]))
 
@@ -159,7 +159,7 @@ HYLA_EXPORT int hyla_config_init(hyla_config_t *cfg)
     cfg->mode = HYLA_MODE_AUTO;
     cfg->scheduler = NULL;
     cfg->gpu_streams = 0;
-    cfg->mapping = HYLA_MAP_SCHEDULER;
+    cfg->mapping = HYLA_MAP_AUTO;
     cfg->trsm_inverse = -1;
     cfg->gpu_reserved_sms = 0;
     cfg->gpu_panel_rows = 0;
@@ -224,7 +224,8 @@ static int check_config(const hyla_config_t *c)
         why = "scheduler name too long";
     else if (c->gpu_streams < 0 || c->gpu_streams > HYLA_MAX_GPU_STREAMS)
         why = "gpu_streams must be in 0 .. HYLA_MAX_GPU_STREAMS (8)";
-    else if (c->mapping != HYLA_MAP_SCHEDULER && c->mapping != HYLA_MAP_CYCLIC)
+    else if (c->mapping != HYLA_MAP_SCHEDULER && c->mapping != HYLA_MAP_CYCLIC &&
+             c->mapping != HYLA_MAP_AUTO)
         why = "mapping is not a hyla_mapping_t";
     else if (c->trsm_inverse < -1 || c->trsm_inverse > 1)
         why = "trsm_inverse must be -1, 0 or 1";

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // The GPUs as the runtime sees them: the workers (one per stream) and the
-// memory node of each, the owner-computes mapping of tile columns, and
-// hyla_desc_place().  The workers of a GPU can have roles: its first one
-// the critical path, the others the rest (hyla_rt_critical_stream).
+// memory node of each, the owner-computes mapping of tile columns and when
+// a call takes it, and hyla_desc_place().  The workers of a GPU can have
+// roles: its first one the critical path, the others the rest
+// (hyla_rt_critical_stream).
 #include "glue.h"
 
 #include <string.h>
@@ -59,6 +60,25 @@ int hyla_rt_gpu_fits(size_t bytes)
     return total < 0 || bytes <= (size_t)total / 2;
 }
 
+// Out of core on several GPUs the scheduler's placement moved tiles from
+// GPU to GPU over and over (an LU of 34 GB on 2 GPUs under a 1.2x memory
+// limit: 1.2-1.6 TB between them in one call), and the cyclic mapping,
+// which keeps a tile column on one GPU, ran 1.6-1.8x faster.  In core the
+// scheduler's stays (docs/perf).
+int hyla_rt_cyclic(size_t bytes)
+{
+    size_t total = 0;
+    for (int g = 0; g < gpus.n; g++) {
+        starpu_ssize_t t = starpu_memory_get_total(gpus.node[g]);
+        if (t < 0) { // not known
+            total = 0;
+            break;
+        }
+        total += (size_t)t;
+    }
+    return hyla_cyclic_rule(hyla_rt_config()->mapping, gpus.n, bytes, total);
+}
+
 int hyla_rt_gpu_streams(void)
 {
     return gpus.streams;
@@ -67,8 +87,7 @@ int hyla_rt_gpu_streams(void)
 const uint32_t *hyla_rt_owner_mask(const struct starpu_codelet *cl,
                                    const hyla_task_opts_t *o, unsigned *len)
 {
-    int cyclic = o->owner >= 0 && gpus.n > 0 &&
-                 hyla_rt_config()->mapping == HYLA_MAP_CYCLIC;
+    int cyclic = o->owner >= 0 && o->cyclic && gpus.n > 0;
     int roles = o->critical_stream && gpus.n > 0 && cl->cuda_funcs[0];
     *len = cyclic || roles ? MASK_WORDS : 0;
     int r = o->priority > 0 ? 0 : 1;

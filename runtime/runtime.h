@@ -143,6 +143,20 @@ int hyla_rt_gpus(void);
 // Whether `bytes` take at most half of the memory the runtime may use on
 // the first GPU (0 without GPUs).
 int hyla_rt_gpu_fits(size_t bytes);
+// Whether a factorization whose tiles on the GPUs take `bytes` places its
+// GPU tasks by the cyclic mapping (hyla_mapping_t): hyla_cyclic_rule with
+// this process's GPUs and the memory StarPU may use on them.
+int hyla_rt_cyclic(size_t bytes);
+// The rule: cyclic if asked for; with HYLA_MAP_AUTO, on two GPUs or more
+// when `bytes` are more than their memory together (`gpu_bytes`, 0 if not
+// known: no).  Never without GPUs.
+static inline int hyla_cyclic_rule(hyla_mapping_t m, int ngpus, size_t bytes,
+                                   size_t gpu_bytes)
+{
+    if (ngpus < 1 || m == HYLA_MAP_SCHEDULER) return 0;
+    if (m == HYLA_MAP_CYCLIC) return 1;
+    return ngpus >= 2 && gpu_bytes > 0 && bytes > gpu_bytes;
+}
 
 //==== sequences: completion and status of the tasks of one call ====
 
@@ -191,6 +205,9 @@ typedef struct hyla_task_opts {
     // Tile column whose GPU runs the task under the cyclic mapping; -1:
     // any worker.  Only for codelets with a CUDA implementation.
     int owner;
+    // Whether the call places its GPU tasks by the cyclic mapping
+    // (hyla_rt_cyclic); owner is ignored otherwise.
+    int cyclic;
     // Tasks with priority above zero on each GPU's first worker, the others
     // on its other workers (hyla_rt_critical_stream).
     int critical_stream;

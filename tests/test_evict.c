@@ -7,8 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-// Run by the gpu suite with HYLA_TEST_GPUS=1 and STARPU_LIMIT_CUDA_MEM=64
-// (MiB), half the matrix or less (128 and 162 MB): StarPU must evict tiles
+// Run by the gpu suite with HYLA_TEST_GPUS=1 or 2 and
+// STARPU_LIMIT_CUDA_MEM=64 (MiB a GPU), half the matrix or less on one GPU
+// (128 and 162 MB; on two the larger LU takes the cyclic mapping, the
+// default rule's choice out of core): StarPU must evict tiles
 // from the GPU and bring them back while the factorization goes on (in
 // native mode too, where the tile copies have no host memory of their
 // own, so StarPU must find it for what it evicts).  Checks the residuals

@@ -175,8 +175,8 @@ static void bad_configs(void)
             what = "gpu_streams = 9";
             break;
         case 12:
-            c.mapping = (hyla_mapping_t)2;
-            what = "mapping = 2";
+            c.mapping = (hyla_mapping_t)3;
+            what = "mapping = 3";
             break;
         case 13:
             c.trsm_inverse = 2;
@@ -416,6 +416,12 @@ static void environment(void)
     TH_STATUS(env_case("HYLA_MAPPING", "cyclic", &c), 0);
     th_check(c.mapping == HYLA_MAP_CYCLIC, "HYLA_MAPPING=cyclic: %d",
              (int)c.mapping);
+    TH_STATUS(env_case("HYLA_MAPPING", "scheduler", &c), 0);
+    th_check(c.mapping == HYLA_MAP_SCHEDULER, "HYLA_MAPPING=scheduler: %d",
+             (int)c.mapping);
+    TH_STATUS(env_case("HYLA_MAPPING", "auto", &c), 0);
+    th_check(c.mapping == HYLA_MAP_AUTO, "HYLA_MAPPING=auto: %d",
+             (int)c.mapping);
     TH_STATUS(env_case("HYLA_TRSM_INV", "1", &c), 0);
     th_check(c.trsm_inverse == 1, "HYLA_TRSM_INV=1: %d", c.trsm_inverse);
     TH_STATUS(env_case("HYLA_TRSM_INV", "0", &c), 0);
@@ -439,7 +445,7 @@ static void environment(void)
     TH_STATUS(env_case("HYLA_GPU_PREFETCH", "AUTO", &c), 0);
     th_check(c.gpu_prefetch == -1, "HYLA_GPU_PREFETCH=AUTO: %d",
              c.gpu_prefetch);
-    th_check(def.gpu_streams == 0 && def.mapping == HYLA_MAP_SCHEDULER &&
+    th_check(def.gpu_streams == 0 && def.mapping == HYLA_MAP_AUTO &&
                  def.trsm_inverse == -1 && def.gpu_reserved_sms == 0 &&
                  def.gpu_panel_rows == 0 && def.gpu_critical_stream == -1 &&
                  def.gpu_prefetch == -1,
