@@ -92,9 +92,10 @@ void hyla_pdpotrf(int uplo, const hyla_desc_t *A, int lookahead,
 {
     hyla_task_opts_t o = hyla_task_opts(seq);
     o.critical_stream = hyla_rt_critical_stream(0);
-    // The triangle it factors: (nt + 1) / (2 nt) of the tiles.
-    size_t nt = (size_t)A->nt;
-    o.cyclic = hyla_rt_cyclic(nt ? A->bytes / (2 * nt) * (nt + 1) : 0);
+    // Out of core the Cholesky keeps the scheduler's placement unless the
+    // cyclic mapping is asked for: on 2 GPUs it was as fast or faster
+    // (docs/perf), so the rule sees no bytes.
+    o.cyclic = hyla_rt_cyclic(0);
     if (uplo == HYLA_LOWER)
         lower(A, lookahead, ws, &o);
     else

@@ -145,7 +145,8 @@ int hyla_rt_gpus(void);
 int hyla_rt_gpu_fits(size_t bytes);
 // Whether a factorization whose tiles on the GPUs take `bytes` places its
 // GPU tasks by the cyclic mapping (hyla_mapping_t): hyla_cyclic_rule with
-// this process's GPUs and the memory StarPU may use on them.
+// this process's GPUs and the memory StarPU may use on them.  bytes = 0:
+// only if asked for.
 int hyla_rt_cyclic(size_t bytes);
 // The rule: cyclic if asked for; with HYLA_MAP_AUTO, on two GPUs or more
 // when `bytes` are more than their memory together (`gpu_bytes`, 0 if not

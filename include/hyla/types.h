@@ -57,10 +57,10 @@ typedef enum hyla_mapping {
     HYLA_MAP_SCHEDULER = 0, /**< the StarPU scheduler, task by task */
     HYLA_MAP_CYCLIC = 1,    /**< owner computes: tile column n on GPU n mod
                                  ngpus (1-D block-cyclic) */
-    HYLA_MAP_AUTO = 2       /**< per call: cyclic on several GPUs when the
-                                 factorization's tiles are larger than the
-                                 memory StarPU may use on them, else the
-                                 scheduler */
+    HYLA_MAP_AUTO = 2       /**< per call: an LU on several GPUs whose
+                                 tiles are larger than the memory StarPU
+                                 may use on them together: cyclic; else
+                                 the scheduler */
 } hyla_mapping_t;
 
 /** Where hyla_desc_place() brings the tiles of a matrix. */
