@@ -57,8 +57,8 @@ HYLA_EXPORT int hyla_finalize(void);
 
 /**
  * The configuration in force (ncpus, ngpus, mode, panel_threads and
- * gpu_prefetch resolved; nb 0 and lookahead -1, chosen per call, stay: see
- * hyla_tuned()), or the status
+ * gpu_prefetch resolved; nb 0, lookahead -1 and mapping auto, chosen per
+ * call, stay: see hyla_tuned()), or the status
  * HYLA_ERR_NOT_INITIALIZED.  *cfg is copied out.
  */
 HYLA_EXPORT int hyla_config_get(hyla_config_t *cfg);

@@ -95,6 +95,27 @@ static int by_locality(const void *x, const void *y)
     return a->pu - b->pu;
 }
 
+// StarPU 1.4 sizes a performance model's per-architecture table when the
+// model is first used, for the architecture combinations it knows of then
+// (2 (1 + GPUs) before any task has run), and later grows the table by the
+// number of combinations that model has met, not by the index of the one
+// it records.  A combined worker whose combination was numbered after the
+// GPUs' then records past the end of the panel model's table: with panels
+// of 8 threads on 2 GPUs, heap corruption and a crash (docs/perf).  Every
+// worker's combination numbered here, before any task, makes StarPU's list
+// large enough at the start, and every model's table with it.
+static void number_arch_combs(void)
+{
+    int n = (int)(starpu_worker_get_count() +
+                  starpu_combined_worker_get_count());
+    for (int w = 0; w < n; w++) {
+        struct starpu_perfmodel_arch *a =
+            starpu_worker_get_perf_archtype(w, STARPU_NMAX_SCHED_CTXS);
+        if (starpu_perfmodel_arch_comb_get(a->ndevices, a->devices) < 0)
+            starpu_perfmodel_arch_comb_add(a->ndevices, a->devices);
+    }
+}
+
 int hyla_rt_panel_workers_init(int panel_threads)
 {
     int ids[STARPU_MAXCPUS];
@@ -138,6 +159,7 @@ int hyla_rt_panel_workers_init(int panel_threads)
         if (id < 0) return HYLA_ERR_RUNTIME;
         panel.combined[s] = id;
     }
+    number_arch_combs();
 
     int len = snprintf(panel.text, sizeof panel.text,
                        "%d CPU workers; LU panel on %d thread%s", n,
