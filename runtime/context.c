@@ -315,7 +315,8 @@ static int start_starpu(const hyla_config_t *c, int ngpus)
     // with no limit).  In core, on GPU-resident tiles, the LU loses about
     // 1 % without and the Cholesky 1-3.5 %; on host tiles the LU loses
     // nothing.  Hybrid mode keeps it (its Cholesky loses 15 % without), and
-    // so do several GPUs, not measured without (docs/perf).
+    // so do several GPUs (2 H200: the LU in core 4-8 % slower without;
+    // docs/perf).
     int pf = c->gpu_prefetch >= 0
                  ? c->gpu_prefetch
                  : !(c->mode == HYLA_MODE_NATIVE && gpus_to_start(ngpus) == 1);
