@@ -271,9 +271,20 @@ void hyla_rt_tuning_free(void);
 // The tile size and lookahead (either pointer may be NULL) of routine r on
 // type t and order n: the configuration's where it sets them (nb > 0,
 // lookahead >= 0), else the tuning file's entry of the mode in force and
-// the nearest order, else the machine's defaults.
+// the nearest order, else hyla_nb_rule on the machine's defaults.
 void hyla_rt_tuned(hyla_tune_t r, hyla_dtype_t t, int n, int *nb,
                    int *lookahead);
+// The tile size of routine r on order n where neither the configuration
+// nor the tuning file says, from the machine's default `dnb`: in native
+// mode 2048 for the Cholesky from n = 4096 and for the LU and the RBT
+// solve from n = 32768, where tiles of 2048 made them faster on an H100
+// and on H200s (docs/perf, "Tiles of 2048 for large orders in native
+// mode"); `dnb` otherwise.
+static inline int hyla_nb_rule(hyla_tune_t r, hyla_mode_t mode, int n, int dnb)
+{
+    if (mode != HYLA_MODE_NATIVE) return dnb;
+    return n >= (r == HYLA_TUNE_POTRF ? 4096 : 32768) ? 2048 : dnb;
+}
 // The tuning file's panel threads for mode (its LU entry of the largest
 // order), or 0 when it has none.
 int hyla_rt_tuned_panel_threads(hyla_mode_t mode);

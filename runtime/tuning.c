@@ -177,7 +177,8 @@ void hyla_rt_tuned(hyla_tune_t r, hyla_dtype_t t, int n, int *nb,
     const entry_t *e = nearest(r, t, c->mode, n);
     int dnb, dla, dpt;
     hyla_rt_machine_defaults(c->mode, &dnb, &dla, &dpt);
-    if (nb) *nb = c->nb > 0 ? c->nb : e ? e->nb : dnb;
+    if (nb)
+        *nb = c->nb > 0 ? c->nb : e ? e->nb : hyla_nb_rule(r, c->mode, n, dnb);
     if (lookahead)
         *lookahead = c->lookahead >= 0 ? c->lookahead : e ? e->lookahead : dla;
 }
