@@ -68,9 +68,10 @@ HYLA_EXPORT int hyla_config_get(hyla_config_t *cfg);
  * ("getrf", "gesv", "potrf", "posv" or "gesv_rbt") in precision prec ('d'
  * or 's') on order n takes: the configuration's where it sets them
  * (nb > 0, lookahead >= 0), else the tuning file's entry of the mode in
- * force with the nearest order, else this machine's defaults.  Either
- * output may be NULL.  hyla_config_get() reports nb 0 and lookahead -1
- * when they are chosen per call.
+ * force with the nearest order, else this machine's defaults (in native
+ * mode nb 2048 for potrf and posv from n = 4096 and for the others from
+ * n = 32768, 1024 below).  Either output may be NULL.  hyla_config_get()
+ * reports nb 0 and lookahead -1 when they are chosen per call.
  *
  * @retval HYLA_SUCCESS
  * @retval -1, -2, -3  routine, prec or n (< 0) is invalid
