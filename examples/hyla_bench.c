@@ -192,6 +192,9 @@ static int parse_int(const char *s, const char *what, int lo)
 // Mode names, indexed by hyla_mode_t.
 static const char *const mode_names[] = {"auto", "cpu", "hybrid", "native",
                                          NULL};
+// Mapping names, indexed by hyla_mapping_t.
+static const char *const mapping_names[] = {"scheduler", "cyclic", "auto",
+                                            NULL};
 
 // The items of the comma-separated list of option `what` (a copy in buf):
 // their count, 1 to MAX_LIST, or an exit with a message.
@@ -444,19 +447,8 @@ static void parse(int argc, char **argv, options_t *o)
             o->cfg.gpu_panel_rows = parse_int(optarg, "--panel-rows", 0);
             break;
         case MAPPING:
-            if (!strcmp(optarg, "scheduler"))
-                o->cfg.mapping = HYLA_MAP_SCHEDULER;
-            else if (!strcmp(optarg, "cyclic"))
-                o->cfg.mapping = HYLA_MAP_CYCLIC;
-            else if (!strcmp(optarg, "auto"))
-                o->cfg.mapping = HYLA_MAP_AUTO;
-            else {
-                fprintf(stderr,
-                        "hyla-bench: --mapping: scheduler, cyclic or auto "
-                        "(got '%s')\n",
-                        optarg);
-                exit(2);
-            }
+            o->cfg.mapping =
+                (hyla_mapping_t)known(optarg, "--mapping", mapping_names);
             break;
         case NOREF: o->ref = 0; break;
         case REF: o->ref_name = optarg; break;
@@ -621,9 +613,7 @@ static void fill_row(result_row_t *row, const options_t *o,
     COL("%.3e", hr->resid);
     COL("%s", status);
     COL("%d", used->gpu_streams);
-    COL("%s", used->mapping == HYLA_MAP_CYCLIC ? "cyclic"
-              : used->mapping == HYLA_MAP_AUTO ? "auto"
-                                               : "scheduler");
+    COL("%s", mapping_names[used->mapping]);
     COL("%d", used->trsm_inverse);
     COL("%d", used->gpu_reserved_sms);
     COL("%d", used->gpu_panel_rows);
