@@ -95,15 +95,21 @@ template <typename T, int N, int R> struct tiny_rows {
             pos[q] = lane + q * G;
             pivoted[q] = !inside(lane, q);
             ipiv[q] = 0;
+            // Every lane loads a row without a branch: a padding lane
+            // (pivoted from the start, so its row is never read) the last
+            // one, the identity's columns of Pad column n - 1.  Loads and
+            // stores name the global space: from generic pointers and in
+            // branches, the loads of orders 26-31 waited on each other's
+            // address registers (Nsight Compute: 4.2 long-scoreboard
+            // stalls an instruction at single 26 against 0.7 at 25); now
+            // the order-26 kernel is 1.5x faster and orders 17-31 no
+            // longer gain from the kernel of order 32 (H200, docs/perf).
+            int i = pos[q] < n ? pos[q] : n - 1;
 #pragma unroll
-            for (int j = 0; j < N; j++)
-                if constexpr (Pad)
-                    r[q][j] = pos[q] < n && j < n
-                                  ? a[pos[q] + (size_t)j * lda]
-                                  : T(pos[q] == j);
-                else
-                    r[q][j] = inside(lane, q) ? a[pos[q] + (size_t)j * lda]
-                                              : T(0);
+            for (int j = 0; j < N; j++) {
+                T v = __ldca(a + i + (size_t)(j < n ? j : n - 1) * lda);
+                r[q][j] = !Pad || (pos[q] < n && j < n) ? v : T(pos[q] == j);
+            }
         }
     }
 
@@ -189,7 +195,7 @@ template <typename T, int N, int R> struct tiny_rows {
             for (int q = 0; q < R; q++) {
                 if (pivoted[q] || mine == q) continue;
                 T l = fabs(piv) >= sfmin<T>() ? r[q][k] * (T(1) / piv)
-                                              : r[q][k] / piv;
+                                              : divide(r[q][k], piv);
                 r[q][k] = l;
 #pragma unroll
                 for (int j = k + 1; j < N; j++)
@@ -276,9 +282,8 @@ __device__ void unroll(std::integer_sequence<int, k...>, F &&f)
 // steps of the identity's columns pivot on their own rows, and those of
 // the matrix never pick an identity row (it holds zeros there, and ties
 // go to the first position), so the pivots and info are the order-n
-// matrix's.  The kernel of order 32 runs 2^20 matrices of order 32
-// faster than those of orders 26 to 31 run theirs in single (3.98 ms
-// against 4.16-6.42 on an H100).
+// matrix's (hyla_cuda_batched_pad_tune; no longer faster than the
+// kernels of orders 17 to 31, docs/perf).
 template <typename T, int N, int R, bool Pad>
 __device__ void getrf_tiny_body(mats<T> A, int lda, int *ipiv, int *info,
                                 int batch, int order)
@@ -300,7 +305,7 @@ __device__ void getrf_tiny_body(mats<T> A, int lda, int *ipiv, int *info,
         if (x.lane + q * rows::G >= n) continue;
 #pragma unroll
         for (int j = 0; j < N; j++)
-            if (j < n) a[x.pos[q] + (size_t)j * lda] = x.r[q][j];
+            if (j < n) __stwb(a + x.pos[q] + (size_t)j * lda, x.r[q][j]);
         if (ipiv) ipiv[mat * n + x.lane + q * rows::G] = x.ipiv[q];
     }
     if (x.lane == 0) info[mat] = x.info;
@@ -361,7 +366,7 @@ __global__ void getri_tiny_kernel(mats<T> A, int lda, mats<T> C, int ldc,
         if (x.info) continue;
 #pragma unroll
         for (int j = 0; j < N; j++)
-            c[x.pos[q] + (size_t)x.order[j] * ldc] = x.r[q][j];
+            __stwb(c + x.pos[q] + (size_t)x.order[j] * ldc, x.r[q][j]);
     }
 }
 
@@ -586,23 +591,13 @@ void launch_getrf(int n, mats<T> A, int lda, int *ipiv, int *info, int batch,
     }
 }
 
-// Orders whose LU runs on the kernel of order 32 (hyla_cuda_batched_pad_tune:
-// -1 by order, 0 none, 1 all from 17 on).
-int tiny_pad = -1;
-
-// By order: where it measured faster on the H100 (2^20 matrices, docs/perf):
-// single from 26 on (own kernels 4.16-6.42 ms, order 32's 4.08-4.19; at 25
-// 2.91 against 4.06, at 17 1.68 against 3.95), double at 29 and 31 (9.89
-// -> 8.41, 9.10 -> 8.53; 0.7 % slower at 27, slower at the even orders).
-template <typename T> bool pad_by_order(int n)
-{
-    return sizeof(T) == 4 ? n >= 26 : n == 29 || n == 31;
-}
+// Whether the LU of orders 17-31 runs on the kernel of order 32
+// (hyla_cuda_batched_pad_tune; none by default).
+int tiny_pad = 0;
 
 template <typename T> bool pad32(int n)
 {
-    if (n <= 16 || n >= 32) return false; // a group of 32 lanes from 17 on
-    return tiny_pad < 0 ? pad_by_order<T>(n) : tiny_pad > 0;
+    return tiny_pad && n > 16 && n < 32; // a group of 32 lanes from 17 on
 }
 
 template <typename T, int N, int R>
@@ -796,7 +791,7 @@ extern "C" void hyla_cuda_batched_tune(int n, int threads)
 
 extern "C" void hyla_cuda_batched_pad_tune(int pad)
 {
-    hyla::tiny_pad = pad < 0 ? -1 : pad > 0;
+    hyla::tiny_pad = pad > 0;
 }
 
 // The extern "C" launchers, one per precision: dA_array, or when it is

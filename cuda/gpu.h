@@ -70,8 +70,8 @@ enum { HYLA_CUDA_TINY_MAX = 32, HYLA_CUDA_BATCHED_MAX = 512 };
 void hyla_cuda_batched_tune(int n, int threads);
 
 // LU of orders 17 to 31 on the kernel of order 32, the matrices extended
-// by the identity (for benchmarks): 1 every order, 0 none, -1 where it
-// measured faster (the default).
+// by the identity (for benchmarks): 1 every order, 0 or -1 none (the
+// default: each order's own kernel measured faster, docs/perf).
 void hyla_cuda_batched_pad_tune(int pad);
 
 // Orders 33 to 512 (for benchmarks): block (32, 64 or 128 columns; 0:

@@ -28,7 +28,7 @@ static const char usage[] =
     "      --threads T     threads per block of the register kernels\n"
     "                      (several matrices a block; default: by order)\n"
     "      --pad32 P       LU of orders 17-31 on the kernel of order 32: 1\n"
-    "                      every order, 0 none (default: where faster)\n"
+    "                      every order, 0 none (default)\n"
     "      --repeat R      timed runs after one warm-up (default 5)\n"
     "      --check C       matrices checked on the host (default 64)\n"
     "      --csv FILE      also write the results to FILE as CSV\n"
