@@ -66,16 +66,18 @@ template <> struct pivot_key<float> {
     }
 };
 
-__device__ inline unsigned warp_max(unsigned key)
+// The largest key over the lanes `live` of the warp (all of them run it).
+__device__ inline unsigned warp_max(unsigned key, unsigned live = 0xffffffffu)
 {
-    return __reduce_max_sync(0xffffffffu, key);
+    return __reduce_max_sync(live, key);
 }
 
-__device__ inline unsigned long long warp_max(unsigned long long key)
+__device__ inline unsigned long long warp_max(unsigned long long key,
+                                              unsigned live = 0xffffffffu)
 {
     unsigned hi = (unsigned)(key >> 32), lo = (unsigned)key;
-    unsigned mh = __reduce_max_sync(0xffffffffu, hi);
-    unsigned ml = __reduce_max_sync(0xffffffffu, hi == mh ? lo : 0u);
+    unsigned mh = __reduce_max_sync(live, hi);
+    unsigned ml = __reduce_max_sync(live, hi == mh ? lo : 0u);
     return (unsigned long long)mh << 32 | ml;
 }
 

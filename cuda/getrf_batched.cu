@@ -63,6 +63,7 @@ template <typename T, int N, int R> struct tiny_rows {
     T r[R][N];
     int lane;        // 0 .. G-1
     unsigned mask;   // the lanes of this group in the warp
+    unsigned live;   // the lanes of the warp whose group has a matrix
     int pos[R];      // position of each row; rows >= N: past N
     bool pivoted[R]; // chosen as a pivot (or padding)
     int info;        // first zero pivot, 1-based, the same in all lanes
@@ -80,10 +81,18 @@ template <typename T, int N, int R> struct tiny_rows {
     // With Pad, rows and columns from n on (a matrix of order n < N on the
     // kernel of order N) are the identity's.
     template <bool Pad = false>
-    __device__ void load(const T *a, int lda, unsigned char *smem, int n = N)
+    __device__ void load(const T *a, int lda, unsigned char *smem, int batch,
+                         int n = N)
     {
         lane = threadIdx.x % G;
         mask = G == 32 ? 0xffffffffu : ((1u << G) - 1) << (threadIdx.x % 32 / G * G);
+        // The groups of this warp from its first matrix on (blocks hold
+        // whole groups; a group past the batch has left).
+        long long first = ((long long)blockIdx.x * blockDim.x +
+                           threadIdx.x / 32 * 32) / G;
+        long long groups_live = batch - first;
+        live = groups_live >= 32 / G ? 0xffffffffu
+                                     : (1u << (groups_live * G)) - 1;
         info = 0;
         int group = threadIdx.x / G, groups = blockDim.x / G;
         buf = reinterpret_cast<T *>(smem) + (size_t)group * 2 * NP;
@@ -115,7 +124,9 @@ template <typename T, int N, int R> struct tiny_rows {
 
     // Step k's pivot: the largest |r[k]| of the rows not yet pivots, ties
     // to the first position, as idamax.  A whole warp reduces integer
-    // keys that order as |x| (the warp's reductions); smaller groups
+    // keys that order as |x| (the warp's reductions), and so do groups of
+    // 16 lanes, once for each half of the warp (1.01-1.29x faster LU and
+    // inverses at the orders they hold, H200, docs/perf); smaller groups
     // reduce by a butterfly of shuffles, faster there than the
     // reductions restricted to a group's lanes.  Records the pivot and
     // moves the positions; returns the slot of this lane's pivot row, or
@@ -126,6 +137,20 @@ template <typename T, int N, int R> struct tiny_rows {
         if constexpr (G == 32) {
             static_assert(R == 1, "a whole warp holds one row a lane");
             p = argmax_warp(pivoted[0], magnitude(r[0][k]), pos[0]);
+        } else if constexpr (G == 16 && R == 1) {
+            // Two groups a warp: each half's largest by the whole warp's
+            // reductions, the other half offering "none" (two of them,
+            // independent, against four dependent levels of a butterfly;
+            // the single order-16 LU kernel: 3808 -> 2536 instructions).
+            using K = typename pivot_key<T>::type;
+            K key = pivot_key<T>::of(pivoted[0], magnitude(r[0][k]));
+            bool hi = threadIdx.x & 16;
+            K m0 = warp_max(hi ? K(0) : key, live);
+            K m1 = warp_max(hi ? key : K(0), live);
+            unsigned at = key == (hi ? m1 : m0) ? (unsigned)pos[0] : ~0u;
+            unsigned p0 = __reduce_min_sync(live, hi ? ~0u : at);
+            unsigned p1 = __reduce_min_sync(live, hi ? at : ~0u);
+            p = (int)(hi ? p1 : p0);
         } else {
             // This lane's candidate first (-1: none), then the group's.
             T v = pivoted[0] ? T(-1) : magnitude(r[0][k]);
@@ -296,7 +321,7 @@ __device__ void getrf_tiny_body(mats<T> A, int lda, int *ipiv, int *info,
     if (mat >= batch) return; // a whole group leaves
     T *a = A(mat);
     rows x;
-    x.template load<Pad>(a, lda, smem, n);
+    x.template load<Pad>(a, lda, smem, batch, n);
     unroll(std::make_integer_sequence<int, N>{},
            [&](auto k) { x.template lu_step<decltype(k)::value>(); });
 #pragma unroll
@@ -353,7 +378,7 @@ __global__ void getri_tiny_kernel(mats<T> A, int lda, mats<T> C, int ldc,
                     threadIdx.x / rows::G;
     if (mat >= batch) return;
     rows x;
-    x.load(A(mat), lda, smem);
+    x.load(A(mat), lda, smem, batch);
     unroll(std::make_integer_sequence<int, N>{},
            [&](auto k) { x.template gj_step<decltype(k)::value>(); });
     if (x.lane == 0) info[mat] = x.info;
