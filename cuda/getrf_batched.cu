@@ -142,6 +142,9 @@ template <typename T, int N, int R> struct tiny_rows {
             // reductions, the other half offering "none" (two of them,
             // independent, against four dependent levels of a butterfly;
             // the single order-16 LU kernel: 3808 -> 2536 instructions).
+            // Spelled out: two argmax_warp calls over `live`, each half
+            // offering "none" in the other's, measured 9 % slower at double
+            // LU 16 and 7 % at the double inverse of 11 (H200).
             using K = typename pivot_key<T>::type;
             K key = pivot_key<T>::of(pivoted[0], magnitude(r[0][k]));
             bool hi = threadIdx.x & 16;
@@ -586,13 +589,14 @@ __global__ void getri_thread_kernel(mats<T> A, int lda, mats<T> C, int ldc,
 // Rows a lane of the register kernels: two where that halves the group
 // of lanes a matrix takes and it measured faster on the H100 (single LU
 // at n = 9: 0.62 -> 0.43 ms for 2^20 matrices; from n = 11 in double,
-// 13 in single inverses and 15 in single LU, two rows cost more in
-// registers than they save in lanes).  The double inverse at 10 holds
-// one row since gj_step's delayed scaling (1.25 -> 1.19 ms).
+// two rows cost more in registers than they save in lanes).  The double
+// inverse at 10 holds one row since gj_step's delayed scaling (1.25 ->
+// 1.19 ms); single LU at 13-14 and single inverses at 10-12 since the
+// 16-lane groups' pivot search by reductions (1.12-1.22x, H200).
 template <typename T> constexpr int rows_per_lane(bool inverse, int n)
 {
     if (sizeof(T) == 4)
-        return n == 5 || n == 6 || (n >= 9 && n <= (inverse ? 12 : 14)) ? 2 : 1;
+        return n == 5 || n == 6 || (n >= 9 && n <= (inverse ? 9 : 12)) ? 2 : 1;
     return n == 5 || (n == 6 && !inverse) || n == 9 || (n == 10 && !inverse) ? 2 : 1;
 }
 
