@@ -22,7 +22,8 @@
 // (whose pivots no rounding can change: hyla_check_dgen_pivoted); members
 // with a zero column j get info = j + 1, their inverse is left unwritten and
 // the others are unaffected, as they are by a member full of NaN; padding
-// rows (lda > n) are untouched.  Orders 0 to 512 around the GPU kernels'
+// rows (lda > n) are untouched; matrices stored without gaps (lda = n) give
+// the same.  Orders 0 to 512 around the GPU kernels'
 // limits (32: registers; 64: one panel; then panels of 64 columns up to
 // 256 and of 32 beyond), batches of 0, 1, a few, a thousand and more than
 // 65535.  Bad arguments give LAPACK's -i.  Runs on CPU workers (cpu suite)
@@ -32,6 +33,7 @@
 // LU of orders 17 to 31 runs on its own kernels and on the one of order 32.
 
 enum { PAD = 3 };
+static int pad = PAD; // lda - n of the batches made
 static const double SENTINEL = -77.0;
 
 enum kind { RANDOM, PIVOTED, GRADED };
@@ -85,7 +87,7 @@ static void batch_make(struct batch *b, enum kind k, int n, int count,
                        int seed, int singular_every)
 {
     b->n = n;
-    b->ld = n + PAD;
+    b->ld = n + pad;
     b->count = count;
     size_t e = (size_t)b->ld * (n > 0 ? n : 1);
     b->orig = malloc(sizeof(double) * e * (count > 0 ? count : 1));
@@ -286,9 +288,9 @@ static void case_getrf(enum kind k, int n, int count, int strided,
                   info_bad) &&
          th_check(!piv_diff, "%d matrices pivoted unlike LAPACKE", piv_diff);
     char note[96];
-    snprintf(note, sizeof note, "%s%s batch %d%s%s", kind_name[k],
+    snprintf(note, sizeof note, "%s%s batch %d%s%s%s", kind_name[k],
              strided ? " strided" : "", count,
-             singular_every ? " singular" : "", variant);
+             singular_every ? " singular" : "", pad ? "" : " lda=n", variant);
     th_row("dgetrf_batched", n, n, 0, t,
            count * 2.0 / 3.0 * (double)n * n * n, worst, ok, note);
     batch_free(&b);
@@ -378,9 +380,9 @@ static void case_getri(enum kind k, int n, int count, int singular_every,
          th_check(!bad, "%d matrices with a wrong info, pivots or output",
                   bad);
     char note[96];
-    snprintf(note, sizeof note, "%s batch %d%s%s%s", kind_name[k], count,
+    snprintf(note, sizeof note, "%s batch %d%s%s%s%s", kind_name[k], count,
              singular_every ? " singular" : "", want_ipiv ? "" : " no ipiv",
-             variant);
+             pad ? "" : " lda=n", variant);
     th_row("dgetri_batched", n, n, 0, t, 2.0 * count * (double)n * n * n,
            worst, ok, note);
     free(C);
@@ -510,6 +512,16 @@ int main(void)
         case_getrs(n, 3, 'T', 5);
         case_nan(n);
     }
+    // lda = n: the GPU kernels of orders up to 2 then move a matrix by
+    // 16-byte vectors.
+    pad = 0;
+    static const int tight[] = {1, 2, 3, 16, 32};
+    for (size_t i = 0; i < sizeof tight / sizeof *tight; i++) {
+        case_getrf(PIVOTED, tight[i], 1001, (int)(i % 2), 3);
+        case_getri(PIVOTED, tight[i], 501, 4, (int)(i % 2));
+        case_nan(tight[i]);
+    }
+    pad = PAD;
     case_getrf(RANDOM, 0, 3, 0, 0);
     case_getrf(RANDOM, 4, 0, 0, 0);
     case_getrf(PIVOTED, 2, 100000, 1, 0); // beyond a grid's 65535 in y
