@@ -450,6 +450,15 @@ dim3 grid_for(int g, int batch, int t)
 // at 3, 1.00 -> 0.48 at 4 (LU; the inverse alike, 2.62 -> 1.75 at 3).
 constexpr int thread_max = 2;
 
+// Single order 4 with lda = 4 as well: a matrix is then four 16-byte
+// vectors (thread_mat), and a thread a matrix beats the lane groups (LU
+// 1.16x, inverse 1.29x faster on the H200).  It lost in double (eight
+// vectors: 0.65x, 0.74x) and at single orders 6 and 8 (0.73-0.92x).
+template <typename T> constexpr bool by_thread(int n, int lda)
+{
+    return n <= thread_max || (sizeof(T) == 4 && n == 4 && lda == 4);
+}
+
 // A matrix of order N in one thread's registers, r[i][j] = A(i, j).
 template <typename T, int N> struct thread_mat {
     T r[N][N];
@@ -705,11 +714,12 @@ int getrf_tiny(std::integer_sequence<int, N...>, int n, mats<T> A, int lda,
                int *ipiv, int *info, int batch, cudaStream_t stream)
 {
     using fn = void (*)(mats<T>, int, int *, int *, int);
-    if (n <= thread_max) {
-        static constexpr fn by_thread[thread_max] = {
-            getrf_thread_kernel<T, 1>, getrf_thread_kernel<T, 2>};
+    if (by_thread<T>(n, lda)) {
+        fn f = n == 1   ? getrf_thread_kernel<T, 1>
+               : n == 2 ? getrf_thread_kernel<T, 2>
+                        : getrf_thread_kernel<T, 4>;
         int t = default_tiny_threads;
-        by_thread[n - 1]<<<(unsigned)((batch + t - 1) / t), t, 0, stream>>>(
+        f<<<(unsigned)((batch + t - 1) / t), t, 0, stream>>>(
             A, lda, ipiv, info, batch);
         HYLA_CUDA_CHECK(cudaGetLastError());
         return 0;
@@ -732,11 +742,12 @@ int getri_tiny(std::integer_sequence<int, N...>, int n, mats<T> A, int lda,
                cudaStream_t stream)
 {
     using fn = void (*)(mats<T>, int, mats<T>, int, int *, int *, int);
-    if (n <= thread_max) {
-        static constexpr fn by_thread[thread_max] = {
-            getri_thread_kernel<T, 1>, getri_thread_kernel<T, 2>};
+    if (by_thread<T>(n, lda)) {
+        fn f = n == 1   ? getri_thread_kernel<T, 1>
+               : n == 2 ? getri_thread_kernel<T, 2>
+                        : getri_thread_kernel<T, 4>;
         int t = default_tiny_threads;
-        by_thread[n - 1]<<<(unsigned)((batch + t - 1) / t), t, 0, stream>>>(
+        f<<<(unsigned)((batch + t - 1) / t), t, 0, stream>>>(
             A, lda, C, ldc, ipiv, info, batch);
         HYLA_CUDA_CHECK(cudaGetLastError());
         return 0;

@@ -512,10 +512,11 @@ int main(void)
         case_getrs(n, 3, 'T', 5);
         case_nan(n);
     }
-    // lda = n: the GPU kernels of orders up to 2 then move a matrix by
-    // 16-byte vectors.
+    // lda = n: the GPU kernels of orders up to 2, and of single order 4
+    // (then a thread a matrix, as up to 2), move a matrix by 16-byte
+    // vectors.
     pad = 0;
-    static const int tight[] = {1, 2, 3, 16, 32};
+    static const int tight[] = {1, 2, 3, 4, 8, 16, 32};
     for (size_t i = 0; i < sizeof tight / sizeof *tight; i++) {
         case_getrf(PIVOTED, tight[i], 1001, (int)(i % 2), 3);
         case_getri(PIVOTED, tight[i], 501, 4, (int)(i % 2));
