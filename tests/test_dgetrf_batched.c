@@ -22,8 +22,8 @@
 // (whose pivots no rounding can change: hyla_check_dgen_pivoted); members
 // with a zero column j get info = j + 1, their inverse is left unwritten and
 // the others are unaffected, as they are by a member full of NaN; padding
-// rows (lda > n) are untouched; matrices stored without gaps (lda = n) give
-// the same.  Orders 0 to 512 around the GPU kernels'
+// rows (lda > n) are untouched; matrices stored without gaps (lda = n), at
+// 16-byte boundaries or (on the GPU) not, give the same.  Orders 0 to 512 around the GPU kernels'
 // limits (32: registers; 64: one panel; then panels of 64 columns up to
 // 256 and of 32 beyond), batches of 0, 1, a few, a thousand and more than
 // 65535.  Bad arguments give LAPACK's -i.  Runs on CPU workers (cpu suite)
@@ -34,6 +34,7 @@
 
 enum { PAD = 3 };
 static int pad = PAD; // lda - n of the batches made
+static int shift;     // GPU copies: elements past a 16-byte boundary
 static const double SENTINEL = -77.0;
 
 enum kind { RANDOM, PIVOTED, GRADED };
@@ -147,6 +148,21 @@ static void back(void *h, void *d, size_t bytes)
     cudaFree(d);
 }
 
+// A device copy of the matrices at h, shift elements past the boundary
+// that cudaMalloc gives; back_mats copies them back and frees them.
+static double *dev_mats(const double *h, size_t bytes)
+{
+    char *d = (char *)dev(NULL, bytes + 16, 0) + shift * sizeof(double);
+    if (bytes) cudaMemcpy(d, h, bytes, cudaMemcpyHostToDevice);
+    return (double *)d;
+}
+
+static void back_mats(double *h, double *d, size_t bytes)
+{
+    if (bytes) cudaMemcpy(h, d, bytes, cudaMemcpyDeviceToHost);
+    cudaFree((char *)d - shift * sizeof(double));
+}
+
 // Device pointers to the count matrices at stride e of base.
 static double **dev_array(double *base, size_t e, int count)
 {
@@ -164,7 +180,7 @@ static int api_getrf(int n, double *const *ptr, double *A, int ld,
 {
     size_t e = (size_t)ld * (n > 0 ? n : 1), bytes = sizeof(double) * e * count;
     double *base = A ? A : count ? ptr[0] : NULL;
-    double *dA = dev(base, bytes, 1);
+    double *dA = dev_mats(base, bytes);
     int *dp = dev(NULL, sizeof(int) * n * count, 0);
     int *di = dev(NULL, sizeof(int) * count, 0);
     double **da = A ? NULL : dev_array(dA, e, count);
@@ -172,7 +188,7 @@ static int api_getrf(int n, double *const *ptr, double *A, int ld,
                                                   count, NULL)
                : hyla_cuda_dgetrf_batched(n, da, ld, dp, di, count, NULL);
     if (cudaDeviceSynchronize() != cudaSuccess) rc = HYLA_ERR_CUDA;
-    back(base, dA, bytes);
+    back_mats(base, dA, bytes);
     back(ipiv, dp, sizeof(int) * n * count);
     back(info, di, sizeof(int) * count);
     cudaFree(da);
@@ -202,8 +218,8 @@ static int api_getri(int n, double *const *ptr, int ld, int *ipiv,
                      double *const *cptr, int ldc, int *info, int count)
 {
     size_t e = (size_t)ld * n, ec = (size_t)ldc * n;
-    double *dA = dev(ptr[0], sizeof(double) * e * count, 1);
-    double *dC = dev(cptr[0], sizeof(double) * ec * count, 1);
+    double *dA = dev_mats(ptr[0], sizeof(double) * e * count);
+    double *dC = dev_mats(cptr[0], sizeof(double) * ec * count);
     int *dp = ipiv ? dev(NULL, sizeof(int) * n * count, 0) : NULL;
     int *di = dev(NULL, sizeof(int) * count, 0);
     // Pointer arrays for odd orders, the strided form for even ones.
@@ -218,8 +234,8 @@ static int api_getri(int n, double *const *ptr, int ld, int *ipiv,
                                               di, count, NULL);
     }
     if (cudaDeviceSynchronize() != cudaSuccess) rc = HYLA_ERR_CUDA;
-    back(ptr[0], dA, sizeof(double) * e * count);
-    back(cptr[0], dC, sizeof(double) * ec * count);
+    back_mats(ptr[0], dA, sizeof(double) * e * count);
+    back_mats(cptr[0], dC, sizeof(double) * ec * count);
     if (ipiv) back(ipiv, dp, sizeof(int) * n * count);
     back(info, di, sizeof(int) * count);
     cudaFree(da);
@@ -288,9 +304,10 @@ static void case_getrf(enum kind k, int n, int count, int strided,
                   info_bad) &&
          th_check(!piv_diff, "%d matrices pivoted unlike LAPACKE", piv_diff);
     char note[96];
-    snprintf(note, sizeof note, "%s%s batch %d%s%s%s", kind_name[k],
+    snprintf(note, sizeof note, "%s%s batch %d%s%s%s%s", kind_name[k],
              strided ? " strided" : "", count,
-             singular_every ? " singular" : "", pad ? "" : " lda=n", variant);
+             singular_every ? " singular" : "", pad ? "" : " lda=n",
+             shift ? " unaligned" : "", variant);
     th_row("dgetrf_batched", n, n, 0, t,
            count * 2.0 / 3.0 * (double)n * n * n, worst, ok, note);
     batch_free(&b);
@@ -380,9 +397,9 @@ static void case_getri(enum kind k, int n, int count, int singular_every,
          th_check(!bad, "%d matrices with a wrong info, pivots or output",
                   bad);
     char note[96];
-    snprintf(note, sizeof note, "%s batch %d%s%s%s%s", kind_name[k], count,
+    snprintf(note, sizeof note, "%s batch %d%s%s%s%s%s", kind_name[k], count,
              singular_every ? " singular" : "", want_ipiv ? "" : " no ipiv",
-             pad ? "" : " lda=n", variant);
+             pad ? "" : " lda=n", shift ? " unaligned" : "", variant);
     th_row("dgetri_batched", n, n, 0, t, 2.0 * count * (double)n * n * n,
            worst, ok, note);
     free(C);
@@ -522,6 +539,15 @@ int main(void)
         case_getri(PIVOTED, tight[i], 501, 4, (int)(i % 2));
         case_nan(tight[i]);
     }
+#ifdef HYLA_TEST_CUDA_API
+    // Not at 16-byte boundaries: element by element again.
+    shift = 1;
+    for (int n = 2; n <= 4; n += 2) {
+        case_getrf(PIVOTED, n, 1001, n == 2, 3);
+        case_getri(PIVOTED, n, 501, 4, 1);
+    }
+    shift = 0;
+#endif
     pad = PAD;
     case_getrf(RANDOM, 0, 3, 0, 0);
     case_getrf(RANDOM, 4, 0, 0, 0);
