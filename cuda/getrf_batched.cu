@@ -157,6 +157,28 @@ template <typename T, int N, int R> struct tiny_rows {
             unsigned p0 = __reduce_min_sync(live, hi ? ~0u : at);
             unsigned p1 = __reduce_min_sync(live, hi ? at : ~0u);
             p = (int)(hi ? p1 : p0);
+        } else if constexpr (sizeof(T) == 4 && (G >= 8 || R > 1)) {
+            // Single: key and position in one 64-bit word that orders as
+            // the search does (larger key, then smaller position), so a
+            // level of the butterfly is one comparison (LU 1.05-1.17x at
+            // orders 7-12, H200; order 3, four lanes of one row, was
+            // 0.90x and keeps the pair).
+            unsigned long long best = 0;
+#pragma unroll
+            for (int q = 0; q < R; q++) {
+                unsigned long long c =
+                    (unsigned long long)pivot_key<T>::of(pivoted[q],
+                                                         magnitude(r[q][k]))
+                        << 32 |
+                    (unsigned)~pos[q];
+                best = c > best ? c : best;
+            }
+#pragma unroll
+            for (int off = G / 2; off > 0; off /= 2) {
+                unsigned long long o = __shfl_xor_sync(mask, best, off, G);
+                best = o > best ? o : best;
+            }
+            p = (int)~(unsigned)best;
         } else {
             // This lane's candidate first (-1: none), then the group's.
             T v = pivoted[0] ? T(-1) : magnitude(r[0][k]);
