@@ -19,7 +19,8 @@
 // and hyla_dgetri_batched on host matrices: every matrix of a batch passes
 // its own residual (||PA - LU||, ||b - op(A) x|| for trans 'N' and 'T',
 // ||I - A inv(A)||); the pivots equal LAPACKE_dgetrf's on random matrices
-// (whose pivots no rounding can change: hyla_check_dgen_pivoted); members
+// whose pivots no rounding can change (hyla_check_dgen_pivoted), also
+// where the first column ties (first position, as idamax); members
 // with a zero column j get info = j + 1, their inverse is left unwritten and
 // the others are unaffected, as they are by a member full of NaN; padding
 // rows (lda > n) are untouched; matrices stored without gaps (lda = n), at
@@ -37,16 +38,45 @@ static int pad = PAD; // lda - n of the batches made
 static int shift;     // GPU copies: elements past a 16-byte boundary
 static const double SENTINEL = -77.0;
 
-enum kind { RANDOM, PIVOTED, GRADED };
+enum kind { RANDOM, PIVOTED, GRADED, TIED };
 
-static const char *kind_name[] = {"random", "pivoted", "graded"};
+static const char *kind_name[] = {"random", "pivoted", "graded", "tied"};
+
+// Kinds whose pivots are compared with LAPACKE's.
+static int exact_pivots(enum kind k)
+{
+    return k == PIVOTED || k == TIED;
+}
+
+// A pivoted matrix whose first column ties: its largest entry d (rounded
+// up to an integer) at row r0, and -d and d two and three in the same
+// column (even seeds); or, with odd seeds, -(d + 2^-30) and d + 2^-30
+// there, equal to each other and above d by less than the low half of
+// d's bits in double (single rounds them to d).  LAPACK's first position
+// among equals decides the first pivot.
+static void gen_tied(int n, double *A, int ld, int seed)
+{
+    hyla_check_dgen_pivoted(n, n, A, ld, seed);
+    if (n < 2) return;
+    int r0 = 0;
+    for (int i = 1; i < n; i++)
+        if (fabs(A[i]) > fabs(A[r0])) r0 = i;
+    double d = ceil(fabs(A[r0])), up = seed % 2 ? 0x1p-30 : 0.0;
+    int step = n / 3 > 1 ? n / 3 : 1;
+    int t1 = (r0 + step) % n, t2 = (r0 + 2 * step) % n;
+    A[r0] = d;
+    A[t1] = -(d + up);
+    if (t2 != r0) A[t2] = d + up;
+}
 
 // Matrix i of a batch of kind k, n-by-n in an ld-by-n array.
 static void gen(enum kind k, int n, double *A, int ld, int seed)
 {
     for (int e = 0; e < ld * n; e++)
         A[e] = SENTINEL;
-    if (k == PIVOTED)
+    if (k == TIED)
+        gen_tied(n, A, ld, seed);
+    else if (k == PIVOTED)
         hyla_check_dgen_pivoted(n, n, A, ld, seed);
     else
         hyla_check_dgen(n, n, A, ld, seed);
@@ -287,7 +317,7 @@ static void case_getrf(enum kind k, int n, int count, int strided,
             if (!info_bad++)
                 printf("  matrix %d: info %d, LAPACKE %d\n", i, b.info[i], want);
         }
-        if (k == PIVOTED && want == 0 &&
+        if (exact_pivots(k) && want == 0 &&
             memcmp(ref, b.ipiv + (size_t)i * n, sizeof(int) * n))
             piv_diff++;
         // The O(n^2) probe for the largest orders.
@@ -376,7 +406,7 @@ static void case_getri(enum kind k, int n, int count, int singular_every,
         if (memcmp(bmat(&b, b.orig, i), bmat(&b, b.work, i),
                    sizeof(double) * e))
             bad++; // A is only read
-        if (want_ipiv && k == PIVOTED && want == 0 &&
+        if (want_ipiv && exact_pivots(k) && want == 0 &&
             memcmp(ref, b.ipiv + (size_t)i * n, sizeof(int) * n))
             bad++;
         if (want) { // not written
@@ -525,6 +555,8 @@ int main(void)
         case_getrf(GRADED, n, 9, 1, 0);
         case_getri(PIVOTED, n, n <= 32 ? 500 : 20, 4, 1);
         case_getri(GRADED, n, 6, 0, 0);
+        case_getrf(TIED, n, n <= 32 ? 400 : 20, 1 - i % 2, 0);
+        case_getri(TIED, n, n <= 32 ? 200 : 10, 0, 1);
         case_getrs(n, 1, 'N', 11);
         case_getrs(n, 3, 'T', 5);
         case_nan(n);
@@ -604,6 +636,7 @@ int main(void)
             case_getrf(RANDOM, n, 7, 1, 0);
             case_getrf(PIVOTED, n, 300, (int)(i % 2), 3);
             case_getrf(GRADED, n, 9, 0, 0);
+            case_getrf(TIED, n, 200, 0, 0);
             case_nan(n);
         }
     }
