@@ -47,7 +47,7 @@ template <typename T> __device__ int argmax_warp(bool pivoted, T v, int pos)
 // were no faster; aligned buffers let the compiler use them, see NP.)
 // With two rows a lane (rows_per_lane), a group holds half as
 // many lanes: a shorter pivot search and twice the matrices a warp.
-template <typename T, int N, int R> struct tiny_rows {
+template <typename T, int N, int R, bool Inv = false> struct tiny_rows {
     static constexpr int G = group_lanes((N + R - 1) / R);
     // A row buffer's length: from order 9 on, N rounded up to 16 bytes,
     // so that every buffer starts 16-byte aligned and the compiler reads
@@ -56,12 +56,23 @@ template <typename T, int N, int R> struct tiny_rows {
     // of single (H100, docs/perf).  Below 9 it measured up to 8% slower.
     static constexpr int V = 16 / sizeof(T);
     static constexpr int NP = N < 9 ? N : (N + V - 1) / V * V;
+    // Whether the lanes learn the pivot's position from the pivot lane,
+    // through shared memory (choose): in double, for groups of 16 lanes
+    // and for the LU's groups of 32.  One reduction on the critical path
+    // of a step instead of three: LU 1.04-1.23x faster at orders 11-32,
+    // inverses 1.02-1.14x at 10-16 but 14 (0.99x), H200, docs/perf.  Not
+    // in single (two reductions before: 0.92-0.97x at orders 13-31), not
+    // for the double inverses of 17-32 (0.92-0.95x), and not for groups
+    // of 8 lanes or fewer, whose search is a butterfly (0.47-0.89x).
+    static constexpr bool told =
+        sizeof(T) == 8 && R == 1 && (G == 16 || (G == 32 && !Inv));
     // Shared memory of a block of `threads` threads: two row buffers (a
-    // step writes one while the last may still be read) and N pivot rows
-    // for each group.
+    // step writes one while the last may still be read), N pivot rows
+    // and, with `told`, two pivot positions (alike) for each group.
+    static constexpr int NI = N + (told ? 2 : 0);
     static constexpr size_t smem(int threads)
     {
-        return (size_t)threads / G * (2 * NP * sizeof(T) + N * sizeof(int));
+        return (size_t)threads / G * (2 * NP * sizeof(T) + NI * sizeof(int));
     }
     T r[R][N];
     int lane;        // 0 .. G-1
@@ -74,6 +85,7 @@ template <typename T, int N, int R> struct tiny_rows {
     T scale[R];      // Gauss-Jordan: the pivot each row is still times
     T *buf;          // this group's two rows of shared memory
     int *order;      // order[k]: the row of the pivot of step k
+    int *told_pos;   // the pivot's position, at step k in told_pos[k & 1]
 
     // Whether slot q of a lane holds a row (not padding).
     __device__ static constexpr bool inside(int lane, int q)
@@ -101,7 +113,8 @@ template <typename T, int N, int R> struct tiny_rows {
         buf = reinterpret_cast<T *>(smem) + (size_t)group * 2 * NP;
         int *orders = reinterpret_cast<int *>(reinterpret_cast<T *>(smem) +
                                               (size_t)groups * 2 * NP);
-        order = orders + group * N;
+        order = orders + group * NI;
+        told_pos = order + N;
 #pragma unroll
         for (int q = 0; q < R; q++) {
             pos[q] = lane + q * G;
@@ -126,15 +139,55 @@ template <typename T, int N, int R> struct tiny_rows {
     }
 
     // Step k's pivot: the largest |r[k]| of the rows not yet pivots, ties
-    // to the first position, as idamax.  A whole warp reduces integer
-    // keys that order as |x| (the warp's reductions), and so do groups of
-    // 16 lanes, once for each half of the warp (1.01-1.29x faster LU and
-    // inverses at the orders they hold, H200, docs/perf); smaller groups
-    // reduce by a butterfly of shuffles, faster there than the
-    // reductions restricted to a group's lanes.  Records the pivot and
-    // moves the positions; returns the slot of this lane's pivot row, or
-    // -1.
-    template <int k> __device__ int choose()
+    // to the first position, as idamax.  Returns the slot of this lane's
+    // pivot row, or -1, and sets p to the pivot's position, or to -1 where
+    // the pivot lane tells it (publish).
+    //
+    // With `told`, the group first reduces the top 32 bits of the keys
+    // (pivot_key).  Where one lane alone holds the largest, its row is
+    // the pivot, and only that lane needs to know: it tells the others
+    // the position with the row.  The whole search runs only on a tie in
+    // the top word, which random matrices rarely have.
+    template <int k> __device__ int choose(int &p)
+    {
+        if constexpr (told) {
+            using K = typename pivot_key<T>::type;
+            K key = pivot_key<T>::of(pivoted[0], magnitude(r[0][k]));
+            unsigned top = (unsigned)(key >> 32), best, tied;
+            if constexpr (G == 32) {
+                best = __reduce_max_sync(0xffffffffu, top);
+                tied = __ballot_sync(0xffffffffu, top == best);
+            } else {
+                bool hi = threadIdx.x & 16;
+                unsigned b0 = __reduce_max_sync(live, hi ? 0u : top);
+                unsigned b1 = __reduce_max_sync(live, hi ? top : 0u);
+                best = hi ? b1 : b0;
+                tied = __ballot_sync(live, top == best);
+            }
+            // One lane at the best in each group of the warp (both halves
+            // take the same path: their whole search reduces over it).
+            unsigned t0 = G == 16 ? tied & 0xffffu : tied;
+            unsigned t1 = G == 16 ? tied >> 16 : 0u;
+            if (!(t0 & (t0 - 1)) && !(t1 & (t1 - 1))) {
+                p = -1;
+                return top == best ? 0 : -1;
+            }
+        }
+        p = search<k>();
+        int mine = -1;
+#pragma unroll
+        for (int q = 0; q < R; q++)
+            if (!pivoted[q] && pos[q] == p) mine = q;
+        return mine;
+    }
+
+    // The whole search of step k's pivot: returns its position.  Groups
+    // of 32 and 16 lanes reduce integer keys that order as |x| by the
+    // warp's reductions (16 lanes: once for each half of the warp,
+    // 1.01-1.29x faster LU and inverses at the orders they hold, H200,
+    // docs/perf); smaller groups reduce by a butterfly of shuffles, faster
+    // there than the reductions restricted to a group's lanes.
+    template <int k> __device__ int search()
     {
         int p;
         if constexpr (G == 32) {
@@ -201,44 +254,51 @@ template <typename T, int N, int R> struct tiny_rows {
                 }
             }
         }
-        if (lane == k % G) ipiv[k / G] = p + 1;
-        int mine = -1;
-#pragma unroll
-        for (int q = 0; q < R; q++) {
-            // The row at position k moves to p, the pivot row to k.
-            if (!pivoted[q] && pos[q] == p) {
-                mine = q;
-                pos[q] = k;
-            } else if (!pivoted[q] && pos[q] == k) {
-                pos[q] = p;
-            }
-        }
-        return mine;
+        return p;
     }
 
     // The pivot row's entries from J0 on to the buffer of step k, seen by
-    // the group on return.
-    template <int k, int J0> __device__ const T *publish(int mine)
+    // the group on return, and with `told`, the pivot's position to p.
+    template <int k, int J0> __device__ const T *publish(int mine, int &p)
     {
         T *u = buf + (k & 1) * NP;
 #pragma unroll
         for (int q = 0; q < R; q++) {
             if (mine != q) continue;
             order[k] = lane + q * G;
+            if (told) told_pos[k & 1] = pos[q];
 #pragma unroll
             for (int j = J0; j < N; j++)
                 u[j] = r[q][j];
         }
         __syncwarp(mask);
+        if (told) p = told_pos[k & 1];
         return u;
+    }
+
+    // Records step k's pivot at position p and moves the positions: the
+    // row at position k to p, the pivot row to k.
+    template <int k> __device__ void settle(int mine, int p)
+    {
+        if (lane == k % G) ipiv[k / G] = p + 1;
+#pragma unroll
+        for (int q = 0; q < R; q++) {
+            if (mine == q)
+                pos[q] = k;
+            else if (!pivoted[q] && pos[q] == k)
+                pos[q] = p;
+        }
     }
 
     // Step k of LU: eliminate below the pivot (the reciprocal as LAPACK's
     // getf2, unless it would overflow).
     template <int k> __device__ void lu_step()
     {
-        int mine = choose<k>();
-        const T *u = publish<k, k>(mine);
+        int p;
+        int mine = choose<k>(p);
+        if (!told) settle<k>(mine, p);
+        const T *u = publish<k, k>(mine, p);
+        if (told) settle<k>(mine, p);
         T piv = u[k];
         if (piv == T(0)) {
             // The whole column is zero: nothing to eliminate.
@@ -271,8 +331,11 @@ template <typename T, int N, int R> struct tiny_rows {
     // warp does not also run the pivot lane's scaling loop.
     template <int k> __device__ void gj_step()
     {
-        int mine = choose<k>();
-        const T *u = publish<k, 0>(mine);
+        int p;
+        int mine = choose<k>(p);
+        if (!told) settle<k>(mine, p);
+        const T *u = publish<k, 0>(mine, p);
+        if (told) settle<k>(mine, p);
         T piv = u[k];
         if (piv == T(0)) {
             if (!info) info = k + 1;
@@ -401,7 +464,7 @@ __global__ void getri_tiny_kernel(mats<T> A, int lda, mats<T> C, int ldc,
                                   int *ipiv, int *info, int batch)
 {
     extern __shared__ __align__(16) unsigned char smem[];
-    using rows = tiny_rows<T, N, R>;
+    using rows = tiny_rows<T, N, R, true>;
     long long mat = (long long)blockIdx.x * (blockDim.x / rows::G) +
                     threadIdx.x / rows::G;
     if (mat >= batch) return;
@@ -723,7 +786,7 @@ template <typename T, int N, int R>
 void launch_getri(mats<T> A, int lda, mats<T> C, int ldc, int *ipiv,
                   int *info, int batch, cudaStream_t s)
 {
-    using rows = tiny_rows<T, N, R>;
+    using rows = tiny_rows<T, N, R, true>;
     int t = threads_for<T>(true, N, rows::G);
     getri_tiny_kernel<T, N, R><<<grid_for(rows::G, batch, t), t,
                                  rows::smem(t), s>>>(A, lda, C, ldc, ipiv,
