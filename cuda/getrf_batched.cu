@@ -745,12 +745,14 @@ __global__ void getri_thread_kernel(mats<T> A, int lda, mats<T> C, int ldc,
 // two rows cost more in registers than they save in lanes).  The double
 // inverse at 10 holds one row since gj_step's delayed scaling (1.25 ->
 // 1.19 ms); single LU at 13-14 and single inverses at 10-12 since the
-// 16-lane groups' pivot search by reductions (1.12-1.22x, H200).
+// 16-lane groups' pivot search by reductions (1.12-1.22x, H200); double
+// order 9 (LU 1.08x, inverse 1.18x) and LU 10 (1.01x) since those
+// groups' search by the top word (choose).
 template <typename T> constexpr int rows_per_lane(bool inverse, int n)
 {
     if (sizeof(T) == 4)
         return n == 5 || n == 6 || (n >= 9 && n <= (inverse ? 9 : 12)) ? 2 : 1;
-    return n == 5 || (n == 6 && !inverse) || n == 9 || (n == 10 && !inverse) ? 2 : 1;
+    return n == 5 || (n == 6 && !inverse) ? 2 : 1;
 }
 
 // One launch of the register kernels for order N, R rows a lane, on
