@@ -48,12 +48,12 @@ static int exact_pivots(enum kind k)
     return k == PIVOTED || k == TIED;
 }
 
-// A pivoted matrix whose first column ties: its largest entry d (rounded
-// up to an integer) at row r0, and -d and d two and three in the same
-// column (even seeds); or, with odd seeds, -(d + 2^-30) and d + 2^-30
-// there, equal to each other and above d by less than the low half of
-// d's bits in double (single rounds them to d).  LAPACK's first position
-// among equals decides the first pivot.
+// A pivoted matrix whose first column ties: its largest entry, rounded up
+// to an integer d, stays at row r0, and two other rows of that column get
+// -d and d (even seeds) or -(d + 2^-30) and d + 2^-30 (odd seeds: larger
+// than d, equal to each other, and equal to d in their top 32 bits in
+// double; single rounds them to d).  LAPACK's first position among equals
+// decides the first pivot.
 static void gen_tied(int n, double *A, int ld, int seed)
 {
     hyla_check_dgen_pivoted(n, n, A, ld, seed);
