@@ -35,6 +35,18 @@ template <typename T> __device__ int argmax_warp(bool pivoted, T v, int pos)
     return warp_first(key, warp_max(key), pos);
 }
 
+// The largest key of each half of a warp (groups of 16 lanes), in each
+// lane for its own half: two reductions over the lanes `live`, the other
+// half offering 0, "none" (independent, against four dependent levels of
+// a butterfly; the single order-16 LU kernel: 3808 -> 2536 instructions).
+template <typename K> __device__ K half_max(K key, unsigned live)
+{
+    bool hi = threadIdx.x & 16;
+    K m0 = warp_max(hi ? K(0) : key, live);
+    K m1 = warp_max(hi ? key : K(0), live);
+    return hi ? m1 : m0;
+}
+
 // The rows of one matrix, R per lane of a group of G lanes (row lane +
 // q G in slot q), in registers, and the state of a factorization by lazy
 // swaps: rows never move; each lane knows the position pos its rows have
@@ -158,10 +170,7 @@ template <typename T, int N, int R, bool Inv = false> struct tiny_rows {
                 best = __reduce_max_sync(0xffffffffu, top);
                 tied = __ballot_sync(0xffffffffu, top == best);
             } else {
-                bool hi = threadIdx.x & 16;
-                unsigned b0 = __reduce_max_sync(live, hi ? 0u : top);
-                unsigned b1 = __reduce_max_sync(live, hi ? top : 0u);
-                best = hi ? b1 : b0;
+                best = half_max(top, live);
                 tied = __ballot_sync(live, top == best);
             }
             // One lane at the best in each group of the warp (both halves
@@ -195,18 +204,14 @@ template <typename T, int N, int R, bool Inv = false> struct tiny_rows {
             p = argmax_warp(pivoted[0], magnitude(r[0][k]), pos[0]);
         } else if constexpr (G == 16 && R == 1) {
             // Two groups a warp: each half's largest by the whole warp's
-            // reductions, the other half offering "none" (two of them,
-            // independent, against four dependent levels of a butterfly;
-            // the single order-16 LU kernel: 3808 -> 2536 instructions).
-            // Spelled out: two argmax_warp calls over `live`, each half
-            // offering "none" in the other's, measured 9 % slower at double
-            // LU 16 and 7 % at the double inverse of 11 (H200).
+            // reductions.  Spelled out: two argmax_warp calls over `live`,
+            // each half offering "none" in the other's, measured 9 %
+            // slower at double LU 16 and 7 % at the double inverse of 11
+            // (H200).
             using K = typename pivot_key<T>::type;
             K key = pivot_key<T>::of(pivoted[0], magnitude(r[0][k]));
             bool hi = threadIdx.x & 16;
-            K m0 = warp_max(hi ? K(0) : key, live);
-            K m1 = warp_max(hi ? key : K(0), live);
-            unsigned at = key == (hi ? m1 : m0) ? (unsigned)pos[0] : ~0u;
+            unsigned at = key == half_max(key, live) ? (unsigned)pos[0] : ~0u;
             unsigned p0 = __reduce_min_sync(live, hi ? ~0u : at);
             unsigned p1 = __reduce_min_sync(live, hi ? at : ~0u);
             p = (int)(hi ? p1 : p0);
@@ -296,6 +301,8 @@ template <typename T, int N, int R, bool Inv = false> struct tiny_rows {
     {
         int p;
         int mine = choose<k>(p);
+        // Without `told`, p is known here, and the positions move before
+        // the publish, as they did before `told` existed.
         if (!told) settle<k>(mine, p);
         const T *u = publish<k, k>(mine, p);
         if (told) settle<k>(mine, p);
