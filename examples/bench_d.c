@@ -364,6 +364,7 @@ static int measure_in_tiles(const bench_case_t *c, bench_result_t *r)
     if (!rc && c->trace) {
         // One more run, recorded.
         rc = generate(potrf, n, A, 0, c->seed);
+        if (!rc && c->on_gpu) rc = hyla_desc_place(A, HYLA_PLACE_GPUS);
         hyla_trace_start();
         if (!rc) factor_in_tiles(potrf, A, ipiv);
         hyla_trace_stop();
