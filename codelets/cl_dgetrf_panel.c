@@ -99,6 +99,7 @@ static void cl_dgetrf_panel_cuda(void *buffers[], void *cl_arg)
                                     P.ld, dipiv, a->row0, word, work,
                                     hyla_rt_config()->gpu_reserved_sms,
                                     hyla_rt_config()->gpu_panel_rows);
+    if (!rc) hyla_cl_cuda_gate(&c);
     hyla_cl_cuda_end_info(&c, rc, a->seq, word);
 }
 #endif
@@ -129,7 +130,10 @@ void hyla_task_dgetrf_panel(const hyla_task_opts_t *o, const hyla_desc_t *A,
     int nbuf = 1 + A->mt - k;
     struct starpu_data_descr d[nbuf];
     column_buffers(d, P, k, STARPU_W, A, k);
-    HYLA_TASK_INSERT(o, &cl_dgetrf_panel, STARPU_CL_ARGS, a, bytes,
+    // Its owner's GPU under the cyclic mapping; a CPU panel has none.
+    hyla_task_opts_t po = *o;
+    if (hyla_rt_panel_where() != STARPU_CUDA) po.owner = -1;
+    HYLA_TASK_INSERT(&po, &cl_dgetrf_panel, STARPU_CL_ARGS, a, bytes,
                      STARPU_DATA_MODE_ARRAY, d, nbuf, STARPU_EXECUTE_WHERE,
                      hyla_rt_panel_where(), STARPU_EXECUTE_ON_WORKER,
                      hyla_rt_panel_worker(A->mt - k));

@@ -31,6 +31,12 @@ typedef struct hyla_cl_cuda {
 } hyla_cl_cuda_t;
 
 hyla_cl_cuda_t hyla_cl_cuda_begin(void);
+// With gpu_gate: the work queued on c so far (an LU panel's) is the gate
+// of its GPU.  Until it is done, the GPU's tasks off the critical path
+// that begin after this call wait on the GPU (not in the worker) before
+// their own work, so that the panel does not share the GPU with the
+// trailing updates.  Tasks on the critical path do not wait.
+void hyla_cl_cuda_gate(const hyla_cl_cuda_t *c);
 // rc, the codelet's status so far, if it is not 0; else 0, or a hyla
 // status when the streams could not be joined.
 int hyla_cl_cuda_end(const hyla_cl_cuda_t *c, int rc);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // The CUDA stream of a GPU codelet: the worker's StarPU stream, or for the
-// critical path a high-priority stream of the worker joined to it.
+// critical path a high-priority stream of the worker joined to it; and the
+// gate by which an LU panel has its GPU to itself (gpu_gate).
 #include "codelets.h"
 
 #if HYLA_CUDA_CODELETS
@@ -13,14 +14,19 @@ struct gpu_worker {
     int ready;  // set up
     int urgent; // the stream and events exist
     int sms;    // streaming multiprocessors of the GPU, 0 if unknown
+    int dev;    // the GPU, as a CUDA device
     cudaStream_t stream;
-    cudaEvent_t go, done;
+    cudaEvent_t go, done, gate;
     int *info;       // mapped host word, or NULL
     void *workspace; // device memory, or NULL
     void *staging;   // device memory, or NULL
 };
 
 static struct gpu_worker workers[STARPU_NMAXWORKERS];
+
+// Per CUDA device, the gate event of the worker that last queued a panel
+// there, NULL before the first.
+static cudaEvent_t *gates[STARPU_MAXCUDADEVS];
 
 static struct gpu_worker *gpu_worker(void)
 {
@@ -32,11 +38,13 @@ static struct gpu_worker *gpu_worker(void)
             cudaDeviceGetAttribute(&w->sms, cudaDevAttrMultiProcessorCount,
                                    dev))
             w->sms = 0;
+        w->dev = dev >= 0 && dev < STARPU_MAXCUDADEVS ? dev : 0;
         w->urgent = !cudaDeviceGetStreamPriorityRange(&least, &greatest) &&
                     !cudaStreamCreateWithPriority(
                         &w->stream, cudaStreamNonBlocking, greatest) &&
                     !cudaEventCreateWithFlags(&w->go, cudaEventDisableTiming) &&
-                    !cudaEventCreateWithFlags(&w->done, cudaEventDisableTiming);
+                    !cudaEventCreateWithFlags(&w->done, cudaEventDisableTiming) &&
+                    !cudaEventCreateWithFlags(&w->gate, cudaEventDisableTiming);
         cudaGetLastError(); // a failure only leaves the StarPU stream
     }
     return w;
@@ -56,6 +64,11 @@ hyla_cl_cuda_t hyla_cl_cuda_begin(void)
     if (reserve > 0 && w->sms > 0)
         cublasSetSmCountTarget(
             c.handle, critical || reserve >= w->sms ? 0 : w->sms - reserve);
+    // Off the critical path, with the gate, after the last panel queued
+    // on this GPU.  The wait is on the GPU: the worker goes on.
+    cudaEvent_t *gate = __atomic_load_n(&gates[w->dev], __ATOMIC_ACQUIRE);
+    if (!critical && gate && hyla_rt_config()->gpu_gate)
+        cudaStreamWaitEvent(c.stream, *gate, 0);
     if (critical && w->urgent && !cudaEventRecord(w->go, c.stream) &&
         !cudaStreamWaitEvent(w->stream, w->go, 0) &&
         cublasSetStream(c.handle, w->stream) == CUBLAS_STATUS_SUCCESS) {
@@ -63,6 +76,17 @@ hyla_cl_cuda_t hyla_cl_cuda_begin(void)
         c.urgent = 1;
     }
     return c;
+}
+
+void hyla_cl_cuda_gate(const hyla_cl_cuda_t *c)
+{
+    struct gpu_worker *w = gpu_worker();
+    if (!hyla_rt_config()->gpu_gate || !w->urgent) return;
+    if (cudaEventRecord(w->gate, c->stream)) {
+        cudaGetLastError(); // no gate this time: the work overlaps
+        return;
+    }
+    __atomic_store_n(&gates[w->dev], &w->gate, __ATOMIC_RELEASE);
 }
 
 int *hyla_cl_cuda_info_word(hyla_seq_t *seq)

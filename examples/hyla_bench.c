@@ -627,6 +627,7 @@ static void fill_row(result_row_t *row, const options_t *o,
     COL("%d", hr->rbt_fallback);
     COL("%s", energy_cpu_source()); // of hyla_cpu_j and ref_cpu_j
     COL("%s", mode_name(asked));    // mode: what auto came to
+    COL("%d", used->gpu_gate);
 #undef COL
 }
 

@@ -41,7 +41,8 @@ const char *const result_names[RESULT_COLUMNS] = {"routine",
                                                   "seed",
                                                   "rbt_fallback",
                                                   "cpu_j_source",
-                                                  "mode_asked"};
+                                                  "mode_asked",
+                                                  "gpu_gate"};
 
 static int is_text(int c)
 {

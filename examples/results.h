@@ -5,7 +5,7 @@
 
 #include <stdio.h>
 
-enum { RESULT_COLUMNS = 38, RESULT_WIDTH = 48 };
+enum { RESULT_COLUMNS = 39, RESULT_WIDTH = 48 };
 
 // The columns, in order: names, and whether a column holds text (quoted
 // in JSON) rather than a number.

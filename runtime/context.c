@@ -165,6 +165,7 @@ HYLA_EXPORT int hyla_config_init(hyla_config_t *cfg)
     cfg->gpu_panel_rows = 0;
     cfg->gpu_critical_stream = -1;
     cfg->gpu_prefetch = -1;
+    cfg->gpu_gate = -1;
     cfg->tuning = default_tuning();
 
     // Each override is applied on its own: one bad variable does not
@@ -197,6 +198,9 @@ HYLA_EXPORT int hyla_config_init(hyla_config_t *cfg)
     v = cfg->gpu_prefetch + 1;
     if ((r = env_name("HYLA_GPU_PREFETCH", NAMES(inverse_names), &v))) rc = r;
     cfg->gpu_prefetch = v - 1;
+    v = cfg->gpu_gate + 1;
+    if ((r = env_name("HYLA_GPU_GATE", NAMES(inverse_names), &v))) rc = r;
+    cfg->gpu_gate = v - 1;
     if ((r = env_tuning(&cfg->tuning))) rc = r;
     return rc;
 }
@@ -237,6 +241,8 @@ static int check_config(const hyla_config_t *c)
         why = "gpu_critical_stream must be -1, 0 or 1";
     else if (c->gpu_prefetch < -1 || c->gpu_prefetch > 1)
         why = "gpu_prefetch must be -1, 0 or 1";
+    else if (c->gpu_gate < -1 || c->gpu_gate > 1)
+        why = "gpu_gate must be -1, 0 or 1";
     if (why) return hyla_rt_error(-1, "hyla_init: %s", why);
     return 0;
 }
@@ -404,6 +410,7 @@ HYLA_EXPORT int hyla_init(const hyla_config_t *cfg)
     c.ngpus = ngpus;
     c.gpu_streams = ngpus ? hyla_rt_gpu_streams() : 0;
     c.gpu_prefetch = starpu_get_prefetch_flag();
+    c.gpu_gate = hyla_gate_rule(c.gpu_gate, c.mode, ngpus);
     // Native mode solves by inverses: the GPU's TRSMs are slow on the
     // critical path (docs/perf).  In hybrid mode auto stays: each routine
     // chooses (hyla_rt_trsm_inverse).

@@ -64,8 +64,9 @@ int hyla_rt_gpu_fits(size_t bytes)
 // GPU to GPU over and over (an LU of 34 GB on 2 GPUs under a 1.2x memory
 // limit: 1.2-1.7 TB between them in one call), and the cyclic mapping,
 // which keeps a tile column on one GPU, ran 1.3-1.8x faster (n = 32768 and
-// 65536; the hybrid LU 1.06x).  In core the scheduler's stays (docs/perf).
-int hyla_rt_cyclic(size_t bytes)
+// 65536; the hybrid LU 1.06x).  In core the native LU takes it too
+// (hyla_cyclic_rule); the others keep the scheduler's (docs/perf).
+int hyla_rt_cyclic(size_t bytes, int lu)
 {
     size_t total = 0;
     for (int g = 0; g < gpus.n; g++) {
@@ -76,7 +77,9 @@ int hyla_rt_cyclic(size_t bytes)
         }
         total += (size_t)t;
     }
-    return hyla_cyclic_rule(hyla_rt_config()->mapping, gpus.n, bytes, total);
+    const hyla_config_t *c = hyla_rt_config();
+    return hyla_cyclic_rule(c->mapping, gpus.n,
+                            lu && c->mode == HYLA_MODE_NATIVE, bytes, total);
 }
 
 int hyla_rt_gpu_streams(void)

@@ -12,13 +12,14 @@ void hyla_pdgetrf(const hyla_desc_t *A, const hyla_pivots_t *P, int lookahead,
 {
     hyla_task_opts_t o = hyla_task_opts(seq);
     o.critical_stream = hyla_rt_critical_stream(1);
-    o.cyclic = hyla_rt_cyclic(A->bytes);
+    o.cyclic = hyla_rt_cyclic(A->bytes, 1);
     int mt = A->mt, nt = A->nt;
     int kt = hyla_imin(mt, nt);
 
     for (int k = 0; k < kt; k++) {
         // A(k:mt-1, k) = P_k L_k U_kk
         o.priority = hyla_prio_panel(nt, k);
+        o.owner = k; // its column's GPU under the cyclic mapping
         if (P->comm)
             hyla_task_dgetrf_panel_dist(&o, A, k, P);
         else

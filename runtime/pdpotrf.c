@@ -95,7 +95,7 @@ void hyla_pdpotrf(int uplo, const hyla_desc_t *A, int lookahead,
     // Out of core the Cholesky keeps the scheduler's placement unless the
     // cyclic mapping is asked for: on 2 GPUs it was as fast or faster
     // (docs/perf), so the rule sees no bytes.
-    o.cyclic = hyla_rt_cyclic(0);
+    o.cyclic = hyla_rt_cyclic(0, 0);
     if (uplo == HYLA_LOWER)
         lower(A, lookahead, ws, &o);
     else

@@ -44,6 +44,7 @@ static const char *const env_vars[] = {"HYLA_NCPUS",
                                        "HYLA_GPU_PANEL_ROWS",
                                        "HYLA_GPU_CRITICAL_STREAM",
                                        "HYLA_GPU_PREFETCH",
+                                       "HYLA_GPU_GATE",
                                        "HYLA_TUNING"};
 
 static void clear_env(void)
@@ -121,7 +122,7 @@ static void bad_configs(void)
 {
     static const char long_name[] =
         "a-scheduler-name-far-longer-than-any-starpu-policy-name-0123456789";
-    for (int k = 0; k < 22; k++) {
+    for (int k = 0; k < 24; k++) {
         hyla_config_t c = good();
         const char *what = "";
         switch (k) {
@@ -209,6 +210,14 @@ static void bad_configs(void)
         case 21:
             c.gpu_prefetch = -2;
             what = "gpu_prefetch = -2";
+            break;
+        case 22:
+            c.gpu_gate = 2;
+            what = "gpu_gate = 2";
+            break;
+        case 23:
+            c.gpu_gate = -2;
+            what = "gpu_gate = -2";
             break;
         default: c.scheduler = long_name; what = "long scheduler name";
         }
@@ -445,16 +454,20 @@ static void environment(void)
     TH_STATUS(env_case("HYLA_GPU_PREFETCH", "AUTO", &c), 0);
     th_check(c.gpu_prefetch == -1, "HYLA_GPU_PREFETCH=AUTO: %d",
              c.gpu_prefetch);
+    TH_STATUS(env_case("HYLA_GPU_GATE", "0", &c), 0);
+    th_check(c.gpu_gate == 0, "HYLA_GPU_GATE=0: %d", c.gpu_gate);
+    TH_STATUS(env_case("HYLA_GPU_GATE", "1", &c), 0);
+    th_check(c.gpu_gate == 1, "HYLA_GPU_GATE=1: %d", c.gpu_gate);
     th_check(def.gpu_streams == 0 && def.mapping == HYLA_MAP_AUTO &&
                  def.trsm_inverse == -1 && def.gpu_reserved_sms == 0 &&
                  def.gpu_panel_rows == 0 && def.gpu_critical_stream == -1 &&
-                 def.gpu_prefetch == -1,
+                 def.gpu_prefetch == -1 && def.gpu_gate == -1,
              "defaults: gpu_streams %d, mapping %d, trsm_inverse %d, "
              "gpu_reserved_sms %d, gpu_panel_rows %d, gpu_critical_stream "
-             "%d, gpu_prefetch %d",
+             "%d, gpu_prefetch %d, gpu_gate %d",
              def.gpu_streams, (int)def.mapping, def.trsm_inverse,
              def.gpu_reserved_sms, def.gpu_panel_rows, def.gpu_critical_stream,
-             def.gpu_prefetch);
+             def.gpu_prefetch, def.gpu_gate);
     clear_env();
     setenv("HYLA_SCHED", "eager", 1);
     TH_STATUS(hyla_config_init(&c), 0);

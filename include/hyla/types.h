@@ -57,10 +57,11 @@ typedef enum hyla_mapping {
     HYLA_MAP_SCHEDULER = 0, /**< the StarPU scheduler, task by task */
     HYLA_MAP_CYCLIC = 1,    /**< owner computes: tile column n on GPU n mod
                                  ngpus (1-D block-cyclic) */
-    HYLA_MAP_AUTO = 2       /**< per call: an LU on several GPUs whose
-                                 tiles are larger than the memory StarPU
-                                 may use on them together: cyclic; else
-                                 the scheduler */
+    HYLA_MAP_AUTO = 2       /**< per call: an LU on several GPUs, in
+                                 native mode or when its tiles are larger
+                                 than the memory StarPU may use on the
+                                 GPUs together: cyclic; else the
+                                 scheduler */
 } hyla_mapping_t;
 
 /** Where hyla_desc_place() brings the tiles of a matrix. */
@@ -117,6 +118,13 @@ typedef struct hyla_config {
                                   several times; with it a matrix already
                                   on the GPU factors 1-3.5 % faster
                                   (docs/perf) */
+    int gpu_gate;            /**< native mode: while an LU panel runs on a
+                                  GPU, the work of that GPU's other
+                                  streams waits for it, so that the panel
+                                  has the GPU to itself.  1 yes, 0 no, -1
+                                  yes on four GPUs or more (where the
+                                  panels set the pace; on one or two GPUs
+                                  the updates do) */
     const char *tuning;     /**< tuning file read by hyla_init (written by
                                  `hyla-bench tune`); NULL: none */
 } hyla_config_t;
