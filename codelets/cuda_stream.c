@@ -39,12 +39,13 @@ static struct gpu_worker *gpu_worker(void)
                                    dev))
             w->sms = 0;
         w->dev = dev >= 0 && dev < STARPU_MAXCUDADEVS ? dev : 0;
-        w->urgent = !cudaDeviceGetStreamPriorityRange(&least, &greatest) &&
-                    !cudaStreamCreateWithPriority(
-                        &w->stream, cudaStreamNonBlocking, greatest) &&
-                    !cudaEventCreateWithFlags(&w->go, cudaEventDisableTiming) &&
-                    !cudaEventCreateWithFlags(&w->done, cudaEventDisableTiming) &&
-                    !cudaEventCreateWithFlags(&w->gate, cudaEventDisableTiming);
+        w->urgent =
+            !cudaDeviceGetStreamPriorityRange(&least, &greatest) &&
+            !cudaStreamCreateWithPriority(&w->stream, cudaStreamNonBlocking,
+                                          greatest) &&
+            !cudaEventCreateWithFlags(&w->go, cudaEventDisableTiming) &&
+            !cudaEventCreateWithFlags(&w->done, cudaEventDisableTiming) &&
+            !cudaEventCreateWithFlags(&w->gate, cudaEventDisableTiming);
         cudaGetLastError(); // a failure only leaves the StarPU stream
     }
     return w;

@@ -117,6 +117,9 @@ static void before_init(void)
     th_check(detail[0] != '\0', "config_init(NULL): no detail");
 }
 
+// Sets one field of c to a bad value and says which, in what.
+#define BAD(field, value) (c.field = (value), what = #field " = " #value)
+
 // Each field out of range: -1, a detail, and the library still stopped.
 static void bad_configs(void)
 {
@@ -126,99 +129,36 @@ static void bad_configs(void)
         hyla_config_t c = good();
         const char *what = "";
         switch (k) {
-        case 0:
-            c.nb = -1;
-            what = "nb = -1";
-            break;
-        case 1:
-            c.nb = -5;
-            what = "nb = -5";
-            break;
-        case 2:
-            c.lookahead = -2;
-            what = "lookahead = -2";
-            break;
-        case 3:
-            c.panel_threads = -1;
-            what = "panel_threads = -1";
-            break;
-        case 4:
-            c.ncpus = -2;
-            what = "ncpus = -2";
-            break;
-        case 5:
-            c.ngpus = -2;
-            what = "ngpus = -2";
-            break;
+        case 0: BAD(nb, -1); break;
+        case 1: BAD(nb, -5); break;
+        case 2: BAD(lookahead, -2); break;
+        case 3: BAD(panel_threads, -1); break;
+        case 4: BAD(ncpus, -2); break;
+        case 5: BAD(ngpus, -2); break;
         case 6:
             c.ncpus = 0;
             c.ngpus = 0;
             what = "ncpus = ngpus = 0";
             break;
-        case 7:
-            c.mode = (hyla_mode_t)4;
-            what = "mode = 4";
-            break;
-        case 8:
-            c.mode = (hyla_mode_t)-1;
-            what = "mode = -1";
-            break;
+        case 7: BAD(mode, (hyla_mode_t)4); break;
+        case 8: BAD(mode, (hyla_mode_t)-1); break;
         case 9:
             c.ncpus = 0;
             what = "ncpus = 0 (no GPU codelets)";
             break;
-        case 10:
-            c.gpu_streams = -1;
-            what = "gpu_streams = -1";
-            break;
-        case 11:
-            c.gpu_streams = 9;
-            what = "gpu_streams = 9";
-            break;
-        case 12:
-            c.mapping = (hyla_mapping_t)3;
-            what = "mapping = 3";
-            break;
-        case 13:
-            c.trsm_inverse = 2;
-            what = "trsm_inverse = 2";
-            break;
-        case 14:
-            c.trsm_inverse = -2;
-            what = "trsm_inverse = -2";
-            break;
-        case 15:
-            c.gpu_reserved_sms = -1;
-            what = "gpu_reserved_sms = -1";
-            break;
-        case 17:
-            c.gpu_panel_rows = -1;
-            what = "gpu_panel_rows = -1";
-            break;
-        case 18:
-            c.gpu_critical_stream = 2;
-            what = "gpu_critical_stream = 2";
-            break;
-        case 19:
-            c.gpu_critical_stream = -2;
-            what = "gpu_critical_stream = -2";
-            break;
-        case 20:
-            c.gpu_prefetch = 2;
-            what = "gpu_prefetch = 2";
-            break;
-        case 21:
-            c.gpu_prefetch = -2;
-            what = "gpu_prefetch = -2";
-            break;
-        case 22:
-            c.gpu_gate = 2;
-            what = "gpu_gate = 2";
-            break;
-        case 23:
-            c.gpu_gate = -2;
-            what = "gpu_gate = -2";
-            break;
+        case 10: BAD(gpu_streams, -1); break;
+        case 11: BAD(gpu_streams, 9); break;
+        case 12: BAD(mapping, (hyla_mapping_t)3); break;
+        case 13: BAD(trsm_inverse, 2); break;
+        case 14: BAD(trsm_inverse, -2); break;
+        case 15: BAD(gpu_reserved_sms, -1); break;
+        case 17: BAD(gpu_panel_rows, -1); break;
+        case 18: BAD(gpu_critical_stream, 2); break;
+        case 19: BAD(gpu_critical_stream, -2); break;
+        case 20: BAD(gpu_prefetch, 2); break;
+        case 21: BAD(gpu_prefetch, -2); break;
+        case 22: BAD(gpu_gate, 2); break;
+        case 23: BAD(gpu_gate, -2); break;
         default: c.scheduler = long_name; what = "long scheduler name";
         }
         int rc = hyla_init(&c);
@@ -234,6 +174,7 @@ static void bad_configs(void)
     TH_STATUS(hyla_init(&c), 0);
     TH_STATUS(hyla_finalize(), 0);
 }
+#undef BAD
 
 // A mode that needs GPUs: it starts where this build has GPU codelets and
 // the machine a GPU (with ncpus CPU workers unless ncpus < 0), else gives

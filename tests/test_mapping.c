@@ -32,20 +32,20 @@ int main(void)
         {HYLA_MAP_CYCLIC, 4, 0, 1, 4 * G, 1},
         {HYLA_MAP_AUTO, 0, 0, 4 * G, 0, 0},
         {HYLA_MAP_AUTO, 0, 1, 1, 0, 0},
-        {HYLA_MAP_AUTO, 1, 0, 4 * G, G, 0},   // one GPU: nothing to map
+        {HYLA_MAP_AUTO, 1, 0, 4 * G, G, 0}, // one GPU: nothing to map
         {HYLA_MAP_AUTO, 1, 1, G, G, 0},
-        {HYLA_MAP_AUTO, 2, 0, G, 2 * G, 0},   // in core, CPU panels
-        {HYLA_MAP_AUTO, 2, 1, G, 2 * G, 1},   // in core, GPU panels
-        {HYLA_MAP_AUTO, 4, 1, 1, 0, 1},       // memory not known
+        {HYLA_MAP_AUTO, 2, 0, G, 2 * G, 0},     // in core, CPU panels
+        {HYLA_MAP_AUTO, 2, 1, G, 2 * G, 1},     // in core, GPU panels
+        {HYLA_MAP_AUTO, 4, 1, 1, 0, 1},         // memory not known
         {HYLA_MAP_AUTO, 2, 0, 2 * G, 2 * G, 0}, // exactly the memory
         {HYLA_MAP_AUTO, 2, 0, 2 * G + 1, 2 * G, 1},
         {HYLA_MAP_AUTO, 4, 0, SIZE_MAX, 4 * G, 1},
         {HYLA_MAP_AUTO, 2, 0, 4 * G, 0, 0}, // memory not known
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        int got = hyla_cyclic_rule(cases[i].m, cases[i].ngpus,
-                                   cases[i].gpu_panel, cases[i].bytes,
-                                   cases[i].gpu_bytes);
+        int got =
+            hyla_cyclic_rule(cases[i].m, cases[i].ngpus, cases[i].gpu_panel,
+                             cases[i].bytes, cases[i].gpu_bytes);
         th_check(got == cases[i].want,
                  "mapping %d, %d GPUs, GPU panels %d, %zu bytes, GPU memory "
                  "%zu: cyclic %d, want %d",
@@ -59,13 +59,10 @@ int main(void)
         int ngpus, want;
     } gates[] = {
         {-1, HYLA_MODE_NATIVE, 1, 0}, // one GPU: the updates set the pace
-        {-1, HYLA_MODE_NATIVE, 2, 0},
-        {-1, HYLA_MODE_NATIVE, 3, 0},
-        {-1, HYLA_MODE_NATIVE, 4, 1},
-        {-1, HYLA_MODE_NATIVE, 8, 1},
+        {-1, HYLA_MODE_NATIVE, 2, 0}, {-1, HYLA_MODE_NATIVE, 3, 0},
+        {-1, HYLA_MODE_NATIVE, 4, 1}, {-1, HYLA_MODE_NATIVE, 8, 1},
         {-1, HYLA_MODE_HYBRID, 4, 0}, // CPU panels
-        {-1, HYLA_MODE_CPU, 0, 0},
-        {0, HYLA_MODE_NATIVE, 4, 0},
+        {-1, HYLA_MODE_CPU, 0, 0},    {0, HYLA_MODE_NATIVE, 4, 0},
         {1, HYLA_MODE_NATIVE, 1, 1},
     };
     for (size_t i = 0; i < sizeof gates / sizeof gates[0]; i++) {
