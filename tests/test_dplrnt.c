@@ -3,6 +3,7 @@
 // @precisions d -> s
 #include "check.h"
 #include "harness.h"
+#include "random.h"
 
 #include <limits.h>
 #include <math.h>
@@ -17,7 +18,9 @@
 // uniform numbers; that the symmetric one is symmetric with its lower
 // triangle from the plain one and bump on its diagonal, and positive
 // definite with bump = n (hyla_dpotrf_tile succeeds, small residual);
-// that single precision holds double's entries rounded; argument checks.
+// that single precision holds double's entries rounded; that every entry
+// is the generator's own (random.h) for its seed, row and column, on
+// whichever workers the tasks ran; argument checks.
 
 // Rows i0... and columns j0... of the random matrix (sym: symmetric, plus
 // bump on the diagonal) in tiles of nb, copied into the m-by-n F.
@@ -76,6 +79,32 @@ static void tile_sizes(int sym, int m, int n, int nb, unsigned long long seed)
            rc == 0 && same && in_range, note);
     free(F);
     free(G);
+}
+
+// Every entry of the block at (i0, j0) equals the generator's for its
+// seed, row and column (random.h, in this precision), the symmetric
+// matrix's above the diagonal from below it and bump added on it.
+static void entries(int sym, int m, int n, int nb, int i0, int j0,
+                    unsigned long long seed)
+{
+    const double bump = 2.5;
+    size_t size = (size_t)m * n;
+    double *F = alloc(size);
+    int rc = gen(sym, bump, m, n, nb, i0, j0, seed, F);
+    size_t wrong = 0;
+    for (int j = 0; !rc && j < n; j++)
+        for (int i = 0; i < m; i++) {
+            int r = i0 + i, c = j0 + j;
+            double want = sym && c > r ? hyla_random_entry(seed, c, r)
+                                       : hyla_random_entry(seed, r, c);
+            if (sym && r == c) want += bump;
+            wrong += F[(size_t)j * m + i] != want;
+        }
+    th_check(rc == 0 && wrong == 0,
+             "%s %d x %d at (%d, %d), tiles of %d: rc %d, %zu entries not "
+             "the generator's",
+             sym ? "plgsy" : "plrnt", m, n, i0, j0, nb, rc, wrong);
+    free(F);
 }
 
 // Mean, variance and lag-1 correlations along columns and rows of an
@@ -219,6 +248,11 @@ int main(void)
     for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++)
         for (int sym = 0; sym < 2; sym++)
             tile_sizes(sym, shapes[s][0], shapes[s][1], shapes[s][2], seed++);
+    for (int sym = 0; sym < 2; sym++) {
+        entries(sym, 70, 90, 16, 0, 0, 3);
+        entries(sym, 33, 41, 8, 1000, 77, 4);  // an off-diagonal block
+        entries(sym, 40, 40, 16, 300, 290, 5); // across the diagonal
+    }
     // Single precision is double rounded: the statistics of double's
     // entries hold for it (and its float sums would be too coarse).
     if (sizeof(double) == 8) {
