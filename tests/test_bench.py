@@ -27,7 +27,7 @@ COLUMNS = ("routine,prec,m,n,nrhs,nb,lookahead,panel_threads,mode,ncpu,ngpu,"
            "ref_s_median,ref_gflops,ratio,residual,status,gpu_streams,mapping,"
            "trsm_inv,reserved_sms,panel_rows,hyla_gpu_j,hyla_cpu_j,ref_gpu_j,"
            "ref_cpu_j,rbt_depth,rbt_iter,seed,rbt_fallback,cpu_j_source,"
-           "mode_asked").split(",")
+           "mode_asked,gpu_gate").split(",")
 ROUTINES = ["getrf", "potrf", "gesv", "posv", "gesv_rbt"]
 
 failures = 0
@@ -74,6 +74,8 @@ def main(bench):
         check(all(b["mode"] == "cpu" and b["mode_asked"] == "cpu" and
                   b["nb"] == "16" and b["n"] == "70"
                   for b in body), "CSV: the configuration asked for")
+        check(all(b["gpu_gate"] == "0" for b in body),
+              "CSV: no gate in cpu mode (gpu_gate in force)")
         check(all(0 < float(b["hyla_s_min"]) <= float(b["hyla_s_median"])
                   for b in body), "CSV: 0 < min <= median time")
         check(all(float(b["ref_s_min"]) > 0 and b["ref"] == "openblas"
