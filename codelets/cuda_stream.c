@@ -67,9 +67,10 @@ hyla_cl_cuda_t hyla_cl_cuda_begin(void)
             c.handle, critical || reserve >= w->sms ? 0 : w->sms - reserve);
     // Off the critical path, with the gate, after the last panel queued
     // on this GPU.  The wait is on the GPU: the worker goes on.
-    cudaEvent_t *gate = __atomic_load_n(&gates[w->dev], __ATOMIC_ACQUIRE);
-    if (!critical && gate && hyla_rt_config()->gpu_gate)
-        cudaStreamWaitEvent(c.stream, *gate, 0);
+    if (!critical && hyla_rt_config()->gpu_gate) {
+        cudaEvent_t *gate = __atomic_load_n(&gates[w->dev], __ATOMIC_ACQUIRE);
+        if (gate) cudaStreamWaitEvent(c.stream, *gate, 0);
+    }
     if (critical && w->urgent && !cudaEventRecord(w->go, c.stream) &&
         !cudaStreamWaitEvent(w->stream, w->go, 0) &&
         cublasSetStream(c.handle, w->stream) == CUBLAS_STATUS_SUCCESS) {

@@ -26,7 +26,6 @@ void hyla_pdgetrf(const hyla_desc_t *A, const hyla_pivots_t *P, int lookahead,
             hyla_task_dgetrf_panel(&o, A, k, P);
         // W = L_kk^-1, for the solves by L_kk as GEMMs
         if (ws->inv && k + 1 < nt) {
-            o.owner = k;
             hyla_task_dtrtri(&o, HYLA_LOWER, HYLA_UNIT, k * A->nb, A, k, k,
                              ws->inv, 0, k);
         }
