@@ -102,6 +102,11 @@ int hyla_cuda_dtile_pad_to_tile(cudaStream_t s, int m, int n, int mv, int nv,
                                 const int lds[4], int ms, int ns, double *A,
                                 int lda, double *sums, int add);
 
+// A tile of the random matrix (cpu_d.h's hyla_cpu_dplrnt: the same
+// arguments and entries, a device pointer), on stream s.
+int hyla_cuda_dplrnt(cudaStream_t s, int m, int n, double *T, int ldt, int i0,
+                     int j0, unsigned long long seed, int sym, double bump);
+
 // Random butterflies on row-major tiles (cpu_d.h's hyla_cpu_drbt_*: the
 // same arguments, device pointers), on stream s.
 int hyla_cuda_drbt_two_sided(cudaStream_t s, int m, int n, double *A11,
