@@ -52,7 +52,8 @@ HYLA_EXPORT int hyla_ddesc_to_local(const hyla_desc_t *A, double *Aloc,
  * A(i, j) = R(i0 + i, j0 + j).  The entries of R are uniform in
  * [-0.5, 0.5] and depend only on (seed, row, column): the same whatever
  * A's tile size, workers, processes or GPUs, and in single precision
- * those of double rounded.  One task per tile, on the CPU workers, for
+ * those of double rounded.  One task per tile, on the CPU workers (on
+ * the GPUs in native mode, where they leave the tiles), for
  * matrices built where they are factored (no column-major copy: a matrix
  * as large as memory holds), and blocks of the same matrix built again a
  * piece at a time (a residual check of a matrix too large for two
