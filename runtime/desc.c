@@ -2,8 +2,10 @@
 // Tile descriptors (CRRB layout) and pivot pieces, registered with StarPU.
 #include "glue.h"
 
+#include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <unistd.h>
 #if HYLA_HAVE_CUDA
 #include <cuda_runtime.h>
 #endif
@@ -57,6 +59,52 @@ static struct {
     size_t bytes;
 } cache = {PTHREAD_MUTEX_INITIALIZER, NULL, 0};
 
+// Pinning a block for the GPUs faults in every page first, one at a
+// time on the calling thread: about 1.7 GiB/s, 41 s for 72 GiB on the
+// device machine.  Large blocks are faulted in by several threads first
+// (a write to each page), so that the pinning finds them present.
+enum { PREFAULT_MIN = 1 << 28, PREFAULT_THREADS = 16, PAGE = 4096 };
+
+struct prefault_slice {
+    char *p;
+    size_t bytes;
+};
+
+static void *prefault_run(void *arg)
+{
+    const struct prefault_slice *s = arg;
+    volatile char *q = s->p;
+    for (size_t i = 0; i < s->bytes; i += PAGE)
+        q[i] = 0;
+    return NULL;
+}
+
+static void prefault(void *p, size_t bytes)
+{
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    int nt = cpus < 1                  ? 1
+             : cpus > PREFAULT_THREADS ? PREFAULT_THREADS
+                                       : (int)cpus;
+    if (bytes < PREFAULT_MIN || nt < 2) return;
+    pthread_t tid[PREFAULT_THREADS];
+    struct prefault_slice sl[PREFAULT_THREADS];
+    size_t pages = (bytes + PAGE - 1) / PAGE;
+    int started = 0;
+    for (int t = 0; t < nt; t++) {
+        size_t first = pages * t / nt, last = pages * (t + 1) / nt;
+        size_t end = last * PAGE < bytes ? last * PAGE : bytes;
+        sl[t] = (struct prefault_slice){(char *)p + first * PAGE,
+                                        end - first * PAGE};
+        // A slice whose thread does not start is faulted in here.
+        if (pthread_create(&tid[started], NULL, prefault_run, &sl[t]))
+            prefault_run(&sl[t]);
+        else
+            started++;
+    }
+    for (int t = 0; t < started; t++)
+        pthread_join(tid[t], NULL);
+}
+
 static void *tiles_alloc(size_t bytes)
 {
     void *p = NULL;
@@ -68,7 +116,10 @@ static void *tiles_alloc(size_t bytes)
     pthread_mutex_unlock(&cache.lock);
     if (p) return p;
     if (posix_memalign(&p, 64, bytes)) return NULL;
-    starpu_memory_pin(p, bytes);
+    if (starpu_cuda_worker_get_count() > 0) {
+        prefault(p, bytes);
+        starpu_memory_pin(p, bytes);
+    }
     return p;
 }
 
