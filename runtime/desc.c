@@ -60,8 +60,8 @@ static struct {
 } cache = {PTHREAD_MUTEX_INITIALIZER, NULL, 0};
 
 // Pinning a block for the GPUs faults in every page first, one at a
-// time on the calling thread: about 1.7 GiB/s, 41 s for 72 GiB on the
-// device machine.  Large blocks are faulted in by several threads first
+// time on the calling thread: about 1.7 GiB/s, 41 s for 72 GiB on an
+// H200 node.  Large blocks are faulted in by several threads first
 // (a write to each page), so that the pinning finds them present.
 enum { PREFAULT_MIN = 1 << 28, PREFAULT_THREADS = 16, PAGE = 4096 };
 
