@@ -337,10 +337,10 @@ static int measure_in_tiles(const bench_case_t *c, bench_result_t *r)
     hyla_desc_t *A = NULL;
     // Untimed phases, printed: at the largest orders they take most of
     // the call (the tiles pinned for the GPUs, the residual's solve).
-    seconds_t p0 = bench_now(), alloc_s = 0, gen_s = 0, check_s = 0;
+    seconds_t p0 = bench_now(), gen_s = 0;
     int rc = !t || !ipiv ? HYLA_ERR_OUT_OF_MEMORY
                          : hyla_desc_create(&A, HYLA_DOUBLE, n, n, nb);
-    alloc_s = bench_now() - p0;
+    seconds_t alloc_s = bench_now() - p0;
     for (int i = -1; !rc && i < runs; i++) {
         p0 = bench_now();
         rc = generate(potrf, n, A, 0, c->seed);
@@ -367,7 +367,7 @@ static int measure_in_tiles(const bench_case_t *c, bench_result_t *r)
         r->resid = c->check && r->info == 0
                        ? in_tiles_residual(potrf, n, nb, A, ipiv, c->seed)
                        : -1.0;
-        check_s = bench_now() - p0;
+        seconds_t check_s = bench_now() - p0;
         printf("# --in-tiles n=%d: tiles allocated in %.1f s, generated%s "
                "in %.1f s, residual in %.1f s\n",
                n, alloc_s, c->on_gpu ? " and placed" : "", gen_s, check_s);

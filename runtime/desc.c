@@ -82,10 +82,8 @@ static void *prefault_run(void *arg)
 static void prefault(void *p, size_t bytes)
 {
     long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-    int nt = cpus < 1                  ? 1
-             : cpus > PREFAULT_THREADS ? PREFAULT_THREADS
-                                       : (int)cpus;
-    if (bytes < PREFAULT_MIN || nt < 2) return;
+    if (bytes < PREFAULT_MIN || cpus < 2) return;
+    int nt = cpus > PREFAULT_THREADS ? PREFAULT_THREADS : (int)cpus;
     pthread_t tid[PREFAULT_THREADS];
     struct prefault_slice sl[PREFAULT_THREADS];
     size_t pages = (bytes + PAGE - 1) / PAGE;
