@@ -460,6 +460,7 @@ HYLA_EXPORT int hyla_finalize(void)
     hyla_rt_tiles_cache_release();
     hyla_rt_trace_release();
     hyla_rt_tuning_free();
+    hyla_rt_gpus_spares_release();
     if (ctx.cfg.ngpus) starpu_cublas_shutdown();
     hyla_rt_starpu_stop();
     hyla_rt_mpi_release();

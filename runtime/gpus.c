@@ -6,6 +6,7 @@
 // (hyla_rt_critical_stream).
 #include "glue.h"
 
+#include <pthread.h>
 #include <string.h>
 
 enum { MASK_WORDS = (STARPU_NMAXWORKERS + 31) / 32 };
@@ -58,6 +59,51 @@ int hyla_rt_gpu_fits(size_t bytes)
     if (gpus.n == 0) return 0;
     starpu_ssize_t total = starpu_memory_get_total(gpus.node[0]);
     return total < 0 || bytes <= (size_t)total / 2;
+}
+
+// Spare clean buffers (hyla_rt_gpus_spares): one-word variables at home
+// in host memory, prefetched read-only to every GPU.
+enum { SPARES_MAX = 512 };
+static struct {
+    pthread_mutex_t lock;
+    int count;
+    double word[SPARES_MAX];
+    starpu_data_handle_t h[SPARES_MAX];
+} spares = {.lock = PTHREAD_MUTEX_INITIALIZER};
+
+int hyla_rt_gpus_spares(size_t tiles, size_t bytes)
+{
+    if (gpus.n == 0 || hyla_rt_config()->mode != HYLA_MODE_NATIVE) return 0;
+    if (!hyla_rt_gpu_fits(bytes)) {
+        hyla_rt_gpus_spares_release();
+        return 0;
+    }
+    // 1 clean buffer in 20 (StarPU's default STARPU_MINIMUM_CLEAN_BUFFERS)
+    // stops the write-back; one per 8 tiles, and some for the workspaces,
+    // leave room.
+    size_t want = tiles / 8 + 16;
+    if (want > SPARES_MAX) want = SPARES_MAX;
+    pthread_mutex_lock(&spares.lock);
+    while ((size_t)spares.count < want) {
+        int i = spares.count++;
+        starpu_variable_data_register(&spares.h[i], STARPU_MAIN_RAM,
+                                      (uintptr_t)&spares.word[i],
+                                      sizeof(double));
+    }
+    for (size_t i = 0; i < want; i++)
+        for (int g = 0; g < gpus.n; g++)
+            starpu_data_prefetch_on_node(spares.h[i], gpus.node[g], 1);
+    pthread_mutex_unlock(&spares.lock);
+    return (int)want;
+}
+
+void hyla_rt_gpus_spares_release(void)
+{
+    pthread_mutex_lock(&spares.lock);
+    for (int i = 0; i < spares.count; i++)
+        starpu_data_unregister(spares.h[i]);
+    spares.count = 0;
+    pthread_mutex_unlock(&spares.lock);
 }
 
 // Out of core on several GPUs the scheduler's placement moved tiles from

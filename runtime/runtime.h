@@ -143,6 +143,19 @@ int hyla_rt_gpus(void);
 // Whether `bytes` take at most half of the memory the runtime may use on
 // the first GPU (0 without GPUs).
 int hyla_rt_gpu_fits(size_t bytes);
+// Tiles a GPU task wrote are dirty until StarPU copies them to the host.
+// While fewer than 5 % of a GPU's buffers are clean, StarPU copies dirty
+// ones back in the background (STARPU_MINIMUM_CLEAN_BUFFERS) so that later
+// evictions cost nothing, and a task that writes such a tile waits for its
+// copy.  For a matrix that stays on the GPU this is all cost; out of core
+// it pays (docs/perf).  In native mode, for a call whose matrix of `tiles`
+// tiles and `bytes` fits (hyla_rt_gpu_fits), this keeps on each GPU
+// enough spare clean buffers of one word that StarPU starts no write-back;
+// for one that does not fit it frees them, and StarPU's write-back works
+// as it would without.  Returns how many there are; the last ones are
+// freed by hyla_rt_gpus_spares_release (at hyla_finalize).
+int hyla_rt_gpus_spares(size_t tiles, size_t bytes);
+void hyla_rt_gpus_spares_release(void);
 // Whether a factorization whose tiles on the GPUs take `bytes` places its
 // GPU tasks by the cyclic mapping (hyla_mapping_t): hyla_cyclic_rule with
 // this process's GPUs and mode and the memory StarPU may use on the GPUs.
