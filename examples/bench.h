@@ -4,6 +4,9 @@
 #define HYLA_EXAMPLES_BENCH_H
 
 typedef double seconds_t; // not rewritten by the precision generator
+// Sums of the residual checks, in double in both precisions (not
+// rewritten either): the check's own rounding stays below the factors'.
+typedef double bench_sum_t;
 
 typedef struct bench_case {
     const char *routine; // getrf, potrf, gesv, posv, gesv_rbt,

@@ -272,18 +272,19 @@ static int generate(int potrf, int n, hyla_desc_t *A, int i0, int seed)
 
 // One thread's rows [i0, i1) of a block of rows of A (column-major, n
 // columns): the largest |b_i - (A x)_i| and the largest row sum of |A|,
-// in one pass over the block.
+// in one pass over the block, summed in double.
 typedef struct {
     const double *a, *x, *b;
     int lda, n, i0, i1;
-    double rnorm, anorm;
+    bench_sum_t rnorm, anorm;
 } rows_share_t;
 
 static void *rows_share(void *p)
 {
     rows_share_t *s = p;
     int k = s->i1 - s->i0;
-    double *r = malloc(sizeof(double) * k), *sum = calloc(k, sizeof(double));
+    bench_sum_t *r = malloc(sizeof(bench_sum_t) * k);
+    bench_sum_t *sum = calloc(k, sizeof(bench_sum_t));
     s->rnorm = s->anorm = 0;
     if (!r || !sum) {
         free(r);
@@ -291,7 +292,8 @@ static void *rows_share(void *p)
         s->rnorm = s->anorm = NAN; // makes the residual NaN, not a pass
         return NULL;
     }
-    memcpy(r, s->b + s->i0, sizeof(double) * k);
+    for (int i = 0; i < k; i++)
+        r[i] = s->b[s->i0 + i];
     // Four columns a sweep: a quarter of the loads and stores of r and sum.
     const double *a = s->a + s->i0;
     size_t ld = (size_t)s->lda;
@@ -299,20 +301,24 @@ static void *rows_share(void *p)
     for (; j + 4 <= s->n; j += 4) {
         const double *a0 = a + j * ld, *a1 = a0 + ld, *a2 = a1 + ld,
                      *a3 = a2 + ld;
-        double x0 = s->x[j], x1 = s->x[j + 1], x2 = s->x[j + 2],
-               x3 = s->x[j + 3];
+        bench_sum_t x0 = s->x[j], x1 = s->x[j + 1], x2 = s->x[j + 2],
+                    x3 = s->x[j + 3];
         for (int i = 0; i < k; i++) {
-            r[i] -= a0[i] * x0 + a1[i] * x1 + a2[i] * x2 + a3[i] * x3;
-            sum[i] += fabs(a0[i]) + fabs(a1[i]) + fabs(a2[i]) + fabs(a3[i]);
+            bench_sum_t v0 = a0[i], v1 = a1[i], v2 = a2[i], v3 = a3[i];
+            r[i] -= v0 * x0 + v1 * x1 + v2 * x2 + v3 * x3;
+            sum[i] += (v0 < 0 ? -v0 : v0) + (v1 < 0 ? -v1 : v1) +
+                      (v2 < 0 ? -v2 : v2) + (v3 < 0 ? -v3 : v3);
         }
     }
     for (; j < s->n; j++)
         for (int i = 0; i < k; i++) {
-            r[i] -= a[j * ld + i] * s->x[j];
-            sum[i] += fabs(a[j * ld + i]);
+            bench_sum_t v = a[j * ld + i];
+            r[i] -= v * s->x[j];
+            sum[i] += v < 0 ? -v : v;
         }
     for (int i = 0; i < k; i++) {
-        if (!(fabs(r[i]) <= s->rnorm)) s->rnorm = fabs(r[i]); // keeps a NaN
+        bench_sum_t ri = r[i] < 0 ? -r[i] : r[i];
+        if (!(ri <= s->rnorm)) s->rnorm = ri; // keeps a NaN
         if (!(sum[i] <= s->anorm)) s->anorm = sum[i];
     }
     free(r);
@@ -324,8 +330,8 @@ static void *rows_share(void *p)
 // `threads` threads (the caller's if one cannot start); the results are
 // folded into *rnorm and *anorm.
 static void block_rows(const double *a, int mb, int n, const double *x,
-                       const double *b, int threads, double *rnorm,
-                       double *anorm)
+                       const double *b, int threads, bench_sum_t *rnorm,
+                       bench_sum_t *anorm)
 {
     if (threads > mb / 64) threads = mb / 64 > 1 ? mb / 64 : 1;
     rows_share_t sh[threads];
@@ -386,7 +392,8 @@ static double in_tiles_residual(int potrf, int n, int nb, hyla_desc_t *F,
                    : hyla_dgetrs_tile('N', F, ipiv, X);
     if (!rc) rc = hyla_ddesc_to_lap(X, x, n);
     solve_s = bench_now() - t0;
-    double anorm = 0, rnorm = 0, xnorm = 0;
+    bench_sum_t anorm = 0, rnorm = 0;
+    double xnorm = 0;
     for (int i = 0; !rc && i < n; i++)
         if (!(fabs(x[i]) <= xnorm)) xnorm = fabs(x[i]); // keeps a NaN
     for (int i0 = 0; !rc && i0 < n; i0 += nb) {

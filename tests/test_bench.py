@@ -179,6 +179,21 @@ def main(bench):
               "a solve (rc %d, stderr: %s)"
               % (r.returncode, r.stderr.strip()[-200:]))
 
+        # Tile rows of 160 and 140: the check's products split over
+        # threads (up to one per 64 rows and core).
+        fresh(out_csv)
+        r = run(bench, "-r", "getrf,potrf", "-p", "d,s", "-n", "300", "--nb",
+                "160", "--ncpus", "2", "--mode", "cpu", "--repeat", "1",
+                "--in-tiles", "--no-ref", "--csv", out_csv)
+        with open(out_csv) as f:
+            rows = list(csv.DictReader(f))
+        check(r.returncode == 0 and len(rows) == 4 and
+              all(b["status"] == "ok" and 0 <= float(b["residual"]) <= 60
+                  for b in rows) and
+              r.stdout.count("# --in-tiles n=300 residual: ") == 4,
+              "--in-tiles: the check split over threads passes and says "
+              "where its time went (rc %d)" % r.returncode)
+
         # The CPU energy estimate where RAPL is not readable: the busy CPU
         # time of the machine times --cpu-watts, so at most every CPU busy
         # for the call (plus a tick of slack) at that power.
