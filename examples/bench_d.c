@@ -279,6 +279,12 @@ typedef struct {
     bench_sum_t rnorm, anorm;
 } rows_share_t;
 
+// |v| without fabs, which the precision generator makes fabsf.
+static bench_sum_t magnitude(bench_sum_t v)
+{
+    return v < 0 ? -v : v;
+}
+
 static void *rows_share(void *p)
 {
     rows_share_t *s = p;
@@ -306,19 +312,19 @@ static void *rows_share(void *p)
         for (int i = 0; i < k; i++) {
             bench_sum_t v0 = a0[i], v1 = a1[i], v2 = a2[i], v3 = a3[i];
             r[i] -= v0 * x0 + v1 * x1 + v2 * x2 + v3 * x3;
-            sum[i] += (v0 < 0 ? -v0 : v0) + (v1 < 0 ? -v1 : v1) +
-                      (v2 < 0 ? -v2 : v2) + (v3 < 0 ? -v3 : v3);
+            sum[i] +=
+                magnitude(v0) + magnitude(v1) + magnitude(v2) + magnitude(v3);
         }
     }
     for (; j < s->n; j++)
         for (int i = 0; i < k; i++) {
             bench_sum_t v = a[j * ld + i];
             r[i] -= v * s->x[j];
-            sum[i] += v < 0 ? -v : v;
+            sum[i] += magnitude(v);
         }
     for (int i = 0; i < k; i++) {
-        bench_sum_t ri = r[i] < 0 ? -r[i] : r[i];
-        if (!(ri <= s->rnorm)) s->rnorm = ri; // keeps a NaN
+        if (!(magnitude(r[i]) <= s->rnorm)) // keeps a NaN
+            s->rnorm = magnitude(r[i]);
         if (!(sum[i] <= s->anorm)) s->anorm = sum[i];
     }
     free(r);

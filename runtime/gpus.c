@@ -71,17 +71,17 @@ static struct {
     starpu_data_handle_t h[SPARES_MAX];
 } spares = {.lock = PTHREAD_MUTEX_INITIALIZER};
 
-int hyla_rt_gpus_spares(size_t tiles, size_t bytes)
+int hyla_rt_gpus_spares(const hyla_desc_t *A)
 {
     if (gpus.n == 0 || hyla_rt_config()->mode != HYLA_MODE_NATIVE) return 0;
-    if (!hyla_rt_gpu_fits(bytes)) {
+    if (!hyla_rt_gpu_fits(A->bytes)) {
         hyla_rt_gpus_spares_release();
         return 0;
     }
     // 1 clean buffer in 20 (StarPU's default STARPU_MINIMUM_CLEAN_BUFFERS)
     // stops the write-back; one per 8 tiles, and some for the workspaces,
     // leave room.
-    size_t want = tiles / 8 + 16;
+    size_t want = (size_t)A->mt * A->nt / 8 + 16;
     if (want > SPARES_MAX) want = SPARES_MAX;
     pthread_mutex_lock(&spares.lock);
     while ((size_t)spares.count < want) {

@@ -13,7 +13,7 @@ void hyla_pdgetrf(const hyla_desc_t *A, const hyla_pivots_t *P, int lookahead,
     hyla_task_opts_t o = hyla_task_opts(seq);
     o.critical_stream = hyla_rt_critical_stream(1);
     o.cyclic = hyla_rt_cyclic(A->bytes, 1);
-    hyla_rt_gpus_spares((size_t)A->mt * A->nt, A->bytes);
+    hyla_rt_gpus_spares(A);
     int mt = A->mt, nt = A->nt;
     int kt = hyla_imin(mt, nt);
 

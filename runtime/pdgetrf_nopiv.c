@@ -15,7 +15,7 @@ void hyla_pdgetrf_nopiv(const hyla_desc_t *A, int lookahead,
 {
     hyla_task_opts_t o = hyla_task_opts(seq);
     o.critical_stream = hyla_rt_critical_stream(0);
-    hyla_rt_gpus_spares((size_t)A->mt * A->nt, A->bytes);
+    hyla_rt_gpus_spares(A);
     int mt = A->mt, nt = A->nt;
     int kt = hyla_imin(mt, nt);
     inv = inv && ws->inv;

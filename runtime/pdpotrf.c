@@ -96,7 +96,7 @@ void hyla_pdpotrf(int uplo, const hyla_desc_t *A, int lookahead,
     // cyclic mapping is asked for: on 2 GPUs it was as fast or faster
     // (docs/perf), so the rule sees no bytes.
     o.cyclic = hyla_rt_cyclic(0, 0);
-    hyla_rt_gpus_spares((size_t)A->mt * A->nt, A->bytes);
+    hyla_rt_gpus_spares(A);
     if (uplo == HYLA_LOWER)
         lower(A, lookahead, ws, &o);
     else

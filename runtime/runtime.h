@@ -148,13 +148,13 @@ int hyla_rt_gpu_fits(size_t bytes);
 // ones back in the background (STARPU_MINIMUM_CLEAN_BUFFERS) so that later
 // evictions cost nothing, and a task that writes such a tile waits for its
 // copy.  For a matrix that stays on the GPU this is all cost; out of core
-// it pays (docs/perf).  In native mode, for a call whose matrix of `tiles`
-// tiles and `bytes` fits (hyla_rt_gpu_fits), this keeps on each GPU
-// enough spare clean buffers of one word that StarPU starts no write-back;
+// it pays (docs/perf).  In native mode, for a call whose matrix A fits
+// (hyla_rt_gpu_fits), this keeps on each GPU enough spare clean buffers
+// of one word (one per 8 of A's tiles) that StarPU starts no write-back;
 // for one that does not fit it frees them, and StarPU's write-back works
 // as it would without.  Returns how many there are; the last ones are
 // freed by hyla_rt_gpus_spares_release (at hyla_finalize).
-int hyla_rt_gpus_spares(size_t tiles, size_t bytes);
+int hyla_rt_gpus_spares(const hyla_desc_t *A);
 void hyla_rt_gpus_spares_release(void);
 // Whether a factorization whose tiles on the GPUs take `bytes` places its
 // GPU tasks by the cyclic mapping (hyla_mapping_t): hyla_cyclic_rule with
