@@ -42,9 +42,11 @@ int main(int argc, char **argv)
         cublasSetStream(hd[s], st[s]);
     }
     double m1 = -1, one = 1;
-    cudaEvent_t a, b;
+    cudaEvent_t a, b, join[3];
     cudaEventCreate(&a);
     cudaEventCreate(&b);
+    for (int s = 0; s < S; s++)
+        cudaEventCreate(&join[s]);
     const char *names[] = {"gemm nn",  "gemm tn",  "gemm nt",  "gemm tt",
                            "syrk L N", "syrk L T", "syrk U N", "syrk U T"};
     for (int k = 0; k < 8; k++) {
@@ -71,10 +73,8 @@ int main(int argc, char **argv)
                                     &m1, A, nb, &one, C, nb);
                 }
                 for (int s = 1; s < ns; s++) {
-                    cudaEvent_t e;
-                    cudaEventCreate(&e);
-                    cudaEventRecord(e, st[s]);
-                    cudaStreamWaitEvent(st[0], e);
+                    cudaEventRecord(join[s], st[s]);
+                    cudaStreamWaitEvent(st[0], join[s]);
                 }
                 cudaEventRecord(b, st[0]);
                 cudaEventSynchronize(b);

@@ -38,28 +38,25 @@ def group(name):
 
 def split_runs(events, gap_us):
     """Lists of events, one per run (the plrnt kernels left out)."""
-    runs, cur, in_plrnt = [], [], False
-    have_plrnt = any("plrnt" in e["name"] for e in events)
-    end = None
-    for e in events:
-        is_plrnt = "plrnt" in e["name"]
-        if have_plrnt:
+    if any("plrnt" in e["name"] for e in events):
+        runs, cur, in_plrnt = [], [], False
+        for e in events:
+            is_plrnt = "plrnt" in e["name"]
             if is_plrnt and not in_plrnt and cur:
                 runs.append(cur)
                 cur = []
             in_plrnt = is_plrnt
             if not is_plrnt:
                 cur.append(e)
-        else:
-            if cur and e["ts"] > end + gap_us:
-                runs.append(cur)
-                cur = []
-            cur.append(e)
-            end = max(end, e["ts"] + e["dur"]) if end is not None and \
-                len(cur) > 1 else e["ts"] + e["dur"]
-    if cur:
-        runs.append(cur)
-    return runs
+        return runs + [cur] if cur else runs
+    runs, cur, end = [], [], 0
+    for e in events:
+        if cur and e["ts"] > end + gap_us:
+            runs.append(cur)
+            cur = []
+        end = max(end, e["ts"] + e["dur"]) if cur else e["ts"] + e["dur"]
+        cur.append(e)
+    return runs + [cur] if cur else runs
 
 
 def sweep(run):
