@@ -350,16 +350,15 @@ __device__ cand_key smem_column(T *S, int w, int r0, int nr, int j, int gj,
 
 // Step 2 of column j in the grid-barrier leaves, by warp 0 of each block:
 // the best of the blocks' published candidates (loaded four at a time),
-// the block holding it (R rows each from row j0), the copies of its row
-// into prow and of row j0 + j into diag, the pivot into piv[j] and *pivot.
+// the block holding it (R rows each from row j0), the copy of its row
+// into prow and, in that block only (the one that needs it), the copy of
+// row j0 + j into diag, the pivot into piv[j] and *pivot.
 template <typename T>
 __device__ void pick_pivot(const board<T> &g, int buf, int nblk, int j0, int R,
                            int w, int j, T *prow, T *diag, int *piv, int *pivot)
 {
     const int lane = threadIdx.x & 31;
     const T *copies = g.copy + (size_t)buf * (max_blocks + 1) * max_leaf;
-    T dj =
-        lane < w ? __ldcg(&copies[(size_t)max_blocks * max_leaf + lane]) : T(0);
     cand_key best{0u, 0u, UINT_MAX};
     for (int i0 = 0; i0 < nblk; i0 += 4 * 32) {
         double2 c[4];
@@ -380,7 +379,8 @@ __device__ void pick_pivot(const board<T> &g, int buf, int nblk, int j0, int R,
     const int p = (int)best.row, s = (p - j0) / R;
     if (lane < w) {
         prow[lane] = __ldcg(&copies[(size_t)s * max_leaf + lane]);
-        diag[lane] = dj;
+        if (s == (int)blockIdx.x)
+            diag[lane] = __ldcg(&copies[(size_t)max_blocks * max_leaf + lane]);
     }
     if (lane == 0) *pivot = piv[j] = p;
 }
@@ -561,8 +561,9 @@ __global__ void __launch_bounds__(cl_threads)
     T *S = reinterpret_cast<T *>(raw);
     const int ws = w + 1;
     __shared__ cand_key red[cl_threads / 32];
-    __shared__ cand_key pub[2]; // per column parity:
-    __shared__ T pubrow[2][max_leaf], pubdiag[2][max_leaf]; // this block's
+    __shared__ uint4 pub[2]; // per column parity: this block's key (one
+                             // 16-byte word) and row, and row gj
+    __shared__ T pubrow[2][max_leaf], pubdiag[2][max_leaf];
     __shared__ T prow[max_leaf], diag[max_leaf];
     __shared__ int piv[max_leaf];
     __shared__ int s_p;
@@ -584,19 +585,22 @@ __global__ void __launch_bounds__(cl_threads)
                 pubrow[buf][tid] = S[((int)k.row - r0) * ws + tid];
             if (b == 0) pubdiag[buf][tid] = S[j * ws + tid];
         }
-        if (tid == 0) pub[buf] = k;
+        if (tid == 0) pub[buf] = make_uint4(k.hi, k.lo, k.row, 0u);
         cl.sync();
-        // 2. the pivot, from the blocks' candidates; its row and row gj
+        // 2. the pivot, from the blocks' candidates; its row, and row gj
+        // where the pivot row lies (the only block that needs it)
         if (tid < 32) {
-            cand_key c =
-                lane < nblk ? *cl.map_shared_rank(&pub[buf], lane) : none;
-            T dj =
-                lane < w ? *cl.map_shared_rank(&pubdiag[buf][lane], 0) : T(0);
+            cand_key c = none;
+            if (lane < nblk) {
+                uint4 q = *cl.map_shared_rank(&pub[buf], lane);
+                c = {q.x, q.y, q.z};
+            }
             c = warp_max(c);
             const int p = (int)c.row, s = (p - j0) / R;
             if (lane < w) {
                 prow[lane] = *cl.map_shared_rank(&pubrow[buf][lane], s);
-                diag[lane] = dj;
+                if (s == b)
+                    diag[lane] = *cl.map_shared_rank(&pubdiag[buf][lane], 0);
             }
             if (lane == 0) s_p = piv[j] = p;
         }
