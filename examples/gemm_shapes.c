@@ -2,6 +2,8 @@
 // gemm-shapes: how fast cuBLAS runs the trailing update of one tile LU
 // step, cut in the ways a task graph could cut it.  It decides whether
 // tile GEMMs should be gathered into bigger tasks (docs/perf).
+#include "csv_append.h"
+
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
 #include <getopt.h>
@@ -242,14 +244,9 @@ int main(int argc, char **argv)
     for (int i = 0; i < STREAMS; i++)
         if (cudaStreamCreate(&S.s[i])) return 1;
     FILE *csv = NULL;
-    if (csv_name) {
-        csv = fopen(csv_name, "a");
-        if (!csv) {
-            perror(csv_name);
-            return 1;
-        }
-        if (ftell(csv) == 0) fputs("prec,n,nb,tiles,way,seconds,tflops\n", csv);
-    }
+    if (csv_name &&
+        !(csv = csv_append(csv_name, "prec,n,nb,tiles,way,seconds,tflops")))
+        return 1;
     printf("# prec n nb tiles way time rate (gemm-shapes, %d streams)\n",
            STREAMS);
     int rc = 0;

@@ -3,6 +3,7 @@
 // against cuBLAS's on the same batch in GPU memory, in the same run, and
 // prints both and their ratio.
 #include "batched.h"
+#include "csv_append.h"
 #include "gpu.h"
 
 #include <getopt.h>
@@ -31,7 +32,7 @@ static const char usage[] =
     "                      every order, 0 none (default)\n"
     "      --repeat R      timed runs after one warm-up (default 5)\n"
     "      --check C       matrices checked on the host (default 64)\n"
-    "      --csv FILE      also write the results to FILE as CSV\n"
+    "      --csv FILE      also write the results to FILE as CSV, appended\n"
     "  -h, --help          this text\n"
     "\n"
     "GFLOP/s count 2n^3/3 per LU and 2n^3 per inverse.  ratio = cuBLAS time\n"
@@ -108,14 +109,12 @@ int main(int argc, char **argv)
         return 2;
     }
     FILE *csv = NULL;
-    if (csv_name && !(csv = fopen(csv_name, "w"))) {
-        perror(csv_name);
+    if (csv_name &&
+        !(csv = csv_append(csv_name,
+                           "routine,prec,n,batch,threads,hyla_s,hyla_gflops,"
+                           "ref,ref_s,ref_gflops,ratio,resid,piv_same,"
+                           "info_same,block,streams,strided,pad32")))
         return 1;
-    }
-    if (csv)
-        fprintf(csv, "routine,prec,n,batch,threads,hyla_s,hyla_gflops,ref,"
-                     "ref_s,ref_gflops,ratio,resid,piv_same,info_same,block,"
-                     "streams,strided,pad32\n");
     hyla_cuda_batched_large_tune(block, streams);
     hyla_cuda_batched_pad_tune(pad);
     printf("routine prec   n   batch     hyla_s  GFLOP/s |      ref_s  "

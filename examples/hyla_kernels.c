@@ -2,6 +2,7 @@
 // hyla-kernels: times one of hyla's GPU kernels against cuSOLVER on the
 // same matrix in GPU memory, in the same run, and prints both and their
 // ratio.
+#include "csv_append.h"
 #include "kernels.h"
 #include "gpu.h"
 
@@ -54,7 +55,7 @@ static const char usage[] =
     "      --potrf-block B potrf: columns of a block of 64-column steps\n"
     "                      (default 512; 64: every step updates the rest)\n"
     "      --repeat R      timed runs after one warm-up (default 5)\n"
-    "      --csv FILE      also write the results to FILE as CSV\n"
+    "      --csv FILE      also write the results to FILE as CSV, appended\n"
     "  -h, --help          this text\n"
     "\n"
     "ratio = reference time / hyla time (above 1: hyla is faster); diff is\n"
@@ -201,15 +202,13 @@ int main(int argc, char **argv)
     hyla_cuda_getrf_panel_tune(leaf, block_rows, d1, no);
     hyla_cuda_potrf_tune(potrf_block);
     FILE *csv = NULL;
-    if (csv_name && !(csv = fopen(csv_name, "w"))) {
-        perror(csv_name);
+    if (csv_name &&
+        !(csv = csv_append(
+              csv_name,
+              "routine,prec,n,width,hyla_s,hyla_gflops,ref,ref_s,ref_gflops,"
+              "ratio,diff,hyla_info,ref_info,leaf,block_rows,d1_height,"
+              "no_cluster,reg,potrf_block")))
         return 1;
-    }
-    if (csv)
-        fprintf(csv,
-                "routine,prec,n,width,hyla_s,hyla_gflops,ref,ref_s,ref_gflops,"
-                "ratio,diff,hyla_info,ref_info,leaf,block_rows,d1_height,"
-                "no_cluster,reg,potrf_block\n");
     if (!strcmp(kern->name, "getrf"))
         printf("# cluster leaf: %d blocks (double), %d (single)\n",
                hyla_cuda_getrf_panel_cluster(0),

@@ -2,6 +2,8 @@
 // hyla-bench's result rows, written as CSV and as JSON.
 #include "results.h"
 
+#include "csv_append.h"
+
 #include <string.h>
 
 const char *const result_names[RESULT_COLUMNS] = {"routine",
@@ -54,28 +56,21 @@ static int is_text(int c)
     return 0;
 }
 
-// The CSV is appended to, so that several runs can gather their rows in
-// one file; the JSON array is written anew.
-static FILE *open_file(const char *path, const char *how)
-{
-    FILE *f = fopen(path, how);
-    if (!f) perror(path);
-    return f;
-}
-
+// The CSV is appended to (csv_append.h); the JSON array is written anew.
 int results_open(results_t *r, const char *csv, const char *json)
 {
     *r = (results_t){NULL, NULL, 0};
-    if ((csv && !(r->csv = open_file(csv, "a"))) ||
-        (json && !(r->json = open_file(json, "w")))) {
+    char header[RESULT_COLUMNS * RESULT_WIDTH];
+    size_t len = 0;
+    for (int c = 0; c < RESULT_COLUMNS; c++)
+        len += (size_t)snprintf(header + len, sizeof header - len, "%s%s",
+                                c ? "," : "", result_names[c]);
+    if (csv && !(r->csv = csv_append(csv, header))) return 2;
+    if (json && !(r->json = fopen(json, "w"))) {
+        perror(json);
         results_close(r);
         return 2;
     }
-    // The header only where the file is new (or empty).
-    int header = r->csv && fseek(r->csv, 0, SEEK_END) == 0 && !ftell(r->csv);
-    for (int c = 0; header && c < RESULT_COLUMNS; c++)
-        fprintf(r->csv, "%s%c", result_names[c],
-                c + 1 < RESULT_COLUMNS ? ',' : '\n');
     if (r->json) fputs("[", r->json);
     return 0;
 }
