@@ -32,6 +32,7 @@
 // Exit status: 0, 1 (a bad option or a failed call), 2 (a residual above
 // HYLA_CHECK_TOL, or an RBT solve that fell back to partial pivoting).
 #include "check.h"
+#include "csv_append.h"
 
 #include <hyla_mpi.h>
 #include <math.h>
@@ -280,14 +281,10 @@ static double gflops(const struct opts *o, int n, double seconds)
 static FILE *csv_open(const struct opts *o)
 {
     if (!o->csv || rank != 0) return NULL;
-    FILE *f = fopen(o->csv, "a+");
-    if (!f) return NULL;
-    fseek(f, 0, SEEK_END);
-    if (ftell(f) == 0)
-        fprintf(f, "routine,n,nb,ranks,grid,cpus_per_rank,gpus_per_rank,mode,"
-                   "seconds,gflops,resid,single_seconds,single_gflops,"
-                   "single_resid,speedup\n");
-    return f;
+    return csv_append(o->csv,
+                      "routine,n,nb,ranks,grid,cpus_per_rank,gpus_per_rank,"
+                      "mode,seconds,gflops,resid,single_seconds,single_gflops,"
+                      "single_resid,speedup");
 }
 
 int main(int argc, char **argv)
