@@ -200,12 +200,13 @@ __device__ void grid_barrier(unsigned *arrive, unsigned round)
 // The end of a D2 leaf, in all its blocks: the leaf's interchanges (piv,
 // in shared memory) on the panel's columns [0, j0) and [j0 + w, n), as one
 // permutation of at most 2w rows, which row `dst[i]` gets the old row
-// `src[i]`; the last block out leaves the barrier's counters zero for the
-// next leaf.  Every block moves a chunk of columns through its shared
-// memory `stage` (`cap` elements, at least 2w), eight loads in flight a
-// thread.  A column a thread, its rows in registers, took 128 registers
-// and left the work to the few blocks whose threads got a column: 6-8 %
-// slower panels (docs/perf).
+// `src[i]` (found by the lanes of a warp at once: built one interchange
+// after another it took 7 of a leaf's 118 us, docs/perf); the last block out
+// leaves the barrier's counters zero for the next leaf.  Every block moves a
+// chunk of columns through its shared memory `stage` (`cap` elements, at least
+// 2w), eight loads in flight a thread.  A column a thread, its rows in
+// registers, took 128 registers and left the work to the few blocks whose
+// threads got a column: 6-8 % slower panels (docs/perf).
 template <typename T>
 __device__ void leaf_end(const tiles<T> &t, int mb, int n, int ldd, int j0,
                          int w, const int *piv, const board<T> &g, T *stage,
@@ -217,39 +218,41 @@ __device__ void leaf_end(const tiles<T> &t, int mb, int n, int ldd, int j0,
     __shared__ int dst[2 * max_leaf], src[2 * max_leaf];
     __shared__ int count;
     if (warp == 0) {
-        if (lane < w) dst[lane] = src[lane] = j0 + lane;
-        int cnt = w;
-        __syncwarp();
-        for (int j = 0; j < w; j++) {
-            int p = piv[j], at = p - j0;
-            if (p == j0 + j) continue;
-            if (at >= w) {
-                at = -1;
-                for (int base = w; base < cnt && at < 0; base += 32) {
-                    unsigned hit =
-                        __ballot_sync(0xffffffffu, base + lane < cnt &&
-                                                       dst[base + lane] == p);
-                    if (hit) at = base + __ffs(hit) - 1;
-                }
-                if (at < 0) {
-                    at = cnt++;
-                    if (lane == 0) dst[at] = src[at] = p;
-                }
-            }
-            __syncwarp();
-            if (lane == 0) {
-                int s = src[j];
-                src[j] = src[at];
-                src[at] = s;
-            }
-            __syncwarp();
+        // The rows the interchanges move: j0 + lane, and each pivot row
+        // below the leaf once (its first lane); where each gets its row
+        // from, traced back through the interchanges, the last first.
+        // Rows that end where they began are left out.
+        const int pl = lane < w ? piv[lane] : -1;
+        bool lead = pl >= j0 + w;
+        for (int i = 0; i < lane && i < w; i++)
+            if (piv[i] == pl) lead = false;
+        const int da = j0 + lane;
+        int sa = da, sb = pl;
+        for (int j = w - 1; j >= 0; j--) {
+            const int a = j0 + j, p = piv[j];
+            sa = sa == a ? p : sa == p ? a : sa;
+            sb = sb == a ? p : sb == p ? a : sb;
         }
-        if (lane == 0) count = cnt;
+        const bool ka = lane < w && sa != da, kb = lead && sb != pl;
+        const unsigned ba = __ballot_sync(0xffffffffu, ka);
+        const unsigned bb = __ballot_sync(0xffffffffu, kb);
+        const unsigned below = (1u << lane) - 1u;
+        if (ka) {
+            int i = __popc(ba & below);
+            dst[i] = da;
+            src[i] = sa;
+        }
+        if (kb) {
+            int i = __popc(ba) + __popc(bb & below);
+            dst[i] = pl;
+            src[i] = sb;
+        }
+        if (lane == 0) count = __popc(ba) + __popc(bb);
     }
     __syncthreads();
     // Columns a chunk: the blocks' share, as many as the stage holds.
-    const int cnt = count, others = n - w;
-    const int C = min(cap / cnt, max((others + nblk - 1) / nblk, 1));
+    const int cnt = count, others = cnt > 0 ? n - w : 0;
+    const int C = min(cap / max(cnt, 1), max((others + nblk - 1) / nblk, 1));
     const int size = cnt * C;
     constexpr int U = 8; // loads a thread keeps in flight
     for (int q0 = b * C; q0 < others; q0 += nblk * C) {
