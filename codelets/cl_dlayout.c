@@ -5,9 +5,18 @@
 struct dlayout_args {
     hyla_seq_t *seq;
     int uplo;
-    double *Af; // the tile's corner in the column-major matrix
+    double *Af; // the first tile's corner in the column-major matrix
     int lda;
+    int nb;    // rows between the corners of two tiles of the group
+    int count; // tiles of the group
 };
+
+// Buffers 0 .. count-1: tiles of one tile column, one below the other;
+// tile i's block of the column-major matrix starts i nb rows below Af.
+static double *block_of(const struct dlayout_args *a, int i)
+{
+    return a->Af + (size_t)i * a->nb;
+}
 
 static void cl_dlap_to_tile_cpu(void *buffers[], void *cl_arg)
 {
@@ -15,9 +24,11 @@ static void cl_dlap_to_tile_cpu(void *buffers[], void *cl_arg)
     // Copies go on after a numerical failure (info > 0): the caller gets the
     // partial factors, as from LAPACK.
     if (hyla_rt_seq_failed(a->seq)) return;
-    hyla_cpu_dlap_to_tile(a->uplo, HYLA_TILE_ROWS(buffers[0]),
-                          HYLA_TILE_COLS(buffers[0]), a->Af, a->lda,
-                          HYLA_TILE_PTR(buffers[0]), HYLA_TILE_LD(buffers[0]));
+    for (int i = 0; i < a->count; i++)
+        hyla_cpu_dlap_to_tile(a->uplo, HYLA_TILE_ROWS(buffers[i]),
+                              HYLA_TILE_COLS(buffers[i]), block_of(a, i),
+                              a->lda, HYLA_TILE_PTR(buffers[i]),
+                              HYLA_TILE_LD(buffers[i]));
 }
 
 static void cl_dtile_to_lap_cpu(void *buffers[], void *cl_arg)
@@ -26,15 +37,18 @@ static void cl_dtile_to_lap_cpu(void *buffers[], void *cl_arg)
     // Copies go on after a numerical failure (info > 0): the caller gets the
     // partial factors, as from LAPACK.
     if (hyla_rt_seq_failed(a->seq)) return;
-    hyla_cpu_dtile_to_lap(a->uplo, HYLA_TILE_ROWS(buffers[0]),
-                          HYLA_TILE_COLS(buffers[0]), HYLA_TILE_PTR(buffers[0]),
-                          HYLA_TILE_LD(buffers[0]), a->Af, a->lda);
+    for (int i = 0; i < a->count; i++)
+        hyla_cpu_dtile_to_lap(a->uplo, HYLA_TILE_ROWS(buffers[i]),
+                              HYLA_TILE_COLS(buffers[i]),
+                              HYLA_TILE_PTR(buffers[i]),
+                              HYLA_TILE_LD(buffers[i]), block_of(a, i), a->lda);
 }
 
 #if HYLA_CUDA_CODELETS
 // On a GPU the copy crosses the bus straight from (to) the column-major
 // matrix: the tile is never in host memory.  Into the tile, the whole
-// tile is copied.
+// tile is copied.  The tiles of a group go one after the other on the
+// task's stream, through the same staging memory.
 static void layout_cuda(void *buffers[], const struct dlayout_args *a,
                         int to_tile)
 {
@@ -45,15 +59,18 @@ static void layout_cuda(void *buffers[], const struct dlayout_args *a,
         return;
     }
     hyla_cl_cuda_t g = hyla_cl_cuda_begin();
-    int m = HYLA_TILE_ROWS(buffers[0]), n = HYLA_TILE_COLS(buffers[0]);
-    double *T = HYLA_TILE_PTR(buffers[0]);
+    int rc = 0;
     size_t elems = HYLA_CL_CUDA_STAGING / sizeof(double);
-    int rc = to_tile
-                 ? hyla_cuda_dlap_to_tile(g.stream, m, n, a->Af, a->lda, T,
-                                          HYLA_TILE_LD(buffers[0]), work, elems)
-                 : hyla_cuda_dtile_to_lap(g.stream, a->uplo, m, n, T,
-                                          HYLA_TILE_LD(buffers[0]), a->Af,
-                                          a->lda, work, elems);
+    for (int i = 0; i < a->count && !rc; i++) {
+        int m = HYLA_TILE_ROWS(buffers[i]), n = HYLA_TILE_COLS(buffers[i]);
+        double *T = HYLA_TILE_PTR(buffers[i]);
+        int ldt = HYLA_TILE_LD(buffers[i]);
+        rc = to_tile
+                 ? hyla_cuda_dlap_to_tile(g.stream, m, n, block_of(a, i),
+                                          a->lda, T, ldt, work, elems)
+                 : hyla_cuda_dtile_to_lap(g.stream, a->uplo, m, n, T, ldt,
+                                          block_of(a, i), a->lda, work, elems);
+    }
     rc = hyla_cl_cuda_end(&g, rc);
     if (rc) hyla_rt_seq_fail(a->seq, rc);
 }
@@ -74,46 +91,64 @@ static void cl_dtile_to_lap_cuda(void *buffers[], void *cl_arg)
 // in host memory.  In native mode the copies run on the GPUs (the _gpu
 // codelets); in hybrid mode on the CPU workers (on the H100 node, copies
 // on the GPU, pinned or not, were no faster there: docs/perf).
-HYLA_CODELET(dlap_to_tile, cl_dlap_to_tile_cpu, NULL, 1, STARPU_W);
-HYLA_CODELET(dtile_to_lap, cl_dtile_to_lap_cpu, NULL, 1, STARPU_R);
-HYLA_CODELET(dlap_to_tile_gpu, cl_dlap_to_tile_cpu, cl_dlap_to_tile_cuda, 1,
-             STARPU_W);
-HYLA_CODELET(dtile_to_lap_gpu, cl_dtile_to_lap_cpu, cl_dtile_to_lap_cuda, 1,
-             STARPU_R);
+HYLA_CODELET_VARIADIC(dlap_to_tile, cl_dlap_to_tile_cpu, NULL);
+HYLA_CODELET_VARIADIC(dtile_to_lap, cl_dtile_to_lap_cpu, NULL);
+HYLA_CODELET_VARIADIC(dlap_to_tile_gpu, cl_dlap_to_tile_cpu,
+                      cl_dlap_to_tile_cuda);
+HYLA_CODELET_VARIADIC(dtile_to_lap_gpu, cl_dtile_to_lap_cpu,
+                      cl_dtile_to_lap_cuda);
 
 static int native(void)
 {
     return hyla_rt_config()->mode == HYLA_MODE_NATIVE;
 }
 
-static struct dlayout_args *layout_args(const hyla_task_opts_t *o, int uplo,
-                                        const double *block, int lda)
+// One task for tiles (m, n) .. (m + count - 1, n), each in the given mode.
+static void layout_task(const hyla_task_opts_t *o, int to_tile, int uplo,
+                        const double *block, int lda, const hyla_desc_t *A,
+                        int m, int n, int count)
 {
     struct dlayout_args *a = hyla_cl_args(o, sizeof *a);
-    if (a) *a = (struct dlayout_args){o->seq, uplo, (double *)block, lda};
-    return a;
+    if (!a) return;
+    *a =
+        (struct dlayout_args){o->seq, uplo, (double *)block, lda, A->nb, count};
+    struct starpu_data_descr d[count];
+    for (int i = 0; i < count; i++)
+        d[i] = (struct starpu_data_descr){hyla_rt_tile(A, m + i, n),
+                                          to_tile ? STARPU_W : STARPU_R};
+    struct starpu_codelet *cl =
+        to_tile ? (native() ? &cl_dlap_to_tile_gpu : &cl_dlap_to_tile)
+                : (native() ? &cl_dtile_to_lap_gpu : &cl_dtile_to_lap);
+    HYLA_TASK_INSERT(o, cl, STARPU_CL_ARGS, a, sizeof *a,
+                     STARPU_DATA_MODE_ARRAY, d, count);
+}
+
+void hyla_task_dlap_to_tiles(const hyla_task_opts_t *o, int uplo,
+                             const double *block, int lda, const hyla_desc_t *A,
+                             int m, int n, int count)
+{
+    layout_task(o, 1, uplo, block, lda, A, m, n, count);
+}
+
+void hyla_task_dtiles_to_lap(const hyla_task_opts_t *o, int uplo,
+                             const hyla_desc_t *A, int m, int n, int count,
+                             double *block, int lda)
+{
+    layout_task(o, 0, uplo, block, lda, A, m, n, count);
 }
 
 void hyla_task_dlap_to_tile(const hyla_task_opts_t *o, int uplo,
                             const double *block, int lda, const hyla_desc_t *A,
                             int m, int n)
 {
-    struct dlayout_args *a = layout_args(o, uplo, block, lda);
-    if (a)
-        HYLA_TASK_INSERT(o, native() ? &cl_dlap_to_tile_gpu : &cl_dlap_to_tile,
-                         STARPU_CL_ARGS, a, sizeof *a, STARPU_W,
-                         hyla_rt_tile(A, m, n));
+    layout_task(o, 1, uplo, block, lda, A, m, n, 1);
 }
 
 void hyla_task_dtile_to_lap(const hyla_task_opts_t *o, int uplo,
                             const hyla_desc_t *A, int m, int n, double *block,
                             int lda)
 {
-    struct dlayout_args *a = layout_args(o, uplo, block, lda);
-    if (a)
-        HYLA_TASK_INSERT(o, native() ? &cl_dtile_to_lap_gpu : &cl_dtile_to_lap,
-                         STARPU_CL_ARGS, a, sizeof *a, STARPU_R,
-                         hyla_rt_tile(A, m, n));
+    layout_task(o, 0, uplo, block, lda, A, m, n, 1);
 }
 
 // The same through a block of the column-major matrix registered as data
@@ -152,7 +187,7 @@ void hyla_task_dlapblock_to_tile(const hyla_task_opts_t *o, void *block,
 {
     struct dlayout_args *a = hyla_cl_args(o, sizeof *a);
     if (!a) return;
-    *a = (struct dlayout_args){o->seq, HYLA_FULL, NULL, 0};
+    *a = (struct dlayout_args){o->seq, HYLA_FULL, NULL, 0, 0, 1};
     HYLA_TASK_INSERT(o, &cl_dlapblock_to_tile, STARPU_CL_ARGS, a, sizeof *a,
                      STARPU_R, (starpu_data_handle_t)block, STARPU_W,
                      hyla_rt_tile(A, m, n));
@@ -164,7 +199,7 @@ void hyla_task_dtile_to_lapblock(const hyla_task_opts_t *o,
 {
     struct dlayout_args *a = hyla_cl_args(o, sizeof *a);
     if (!a) return;
-    *a = (struct dlayout_args){o->seq, HYLA_FULL, NULL, 0};
+    *a = (struct dlayout_args){o->seq, HYLA_FULL, NULL, 0, 0, 1};
     HYLA_TASK_INSERT(o, &cl_dtile_to_lapblock, STARPU_CL_ARGS, a, sizeof *a,
                      STARPU_R, hyla_rt_tile(A, m, n), STARPU_W,
                      (starpu_data_handle_t)block);

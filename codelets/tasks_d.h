@@ -94,6 +94,16 @@ void hyla_task_dlap_to_tile(const hyla_task_opts_t *o, int uplo,
 void hyla_task_dtile_to_lap(const hyla_task_opts_t *o, int uplo,
                             const hyla_desc_t *A, int m, int n, double *block,
                             int lda);
+// The same for tiles (m, n) .. (m + count - 1, n) in one task, block the
+// first one's (tiles of one column are copied in one task where they are
+// small, such as a right-hand side's: a task a tile cost more than the
+// copies).
+void hyla_task_dlap_to_tiles(const hyla_task_opts_t *o, int uplo,
+                             const double *block, int lda, const hyla_desc_t *A,
+                             int m, int n, int count);
+void hyla_task_dtiles_to_lap(const hyla_task_opts_t *o, int uplo,
+                             const hyla_desc_t *A, int m, int n, int count,
+                             double *block, int lda);
 // The same through block (m, n) of the column-major matrix, registered
 // as data of its own (hyla_rt_lap_blocks_create), whole tiles.
 void hyla_task_dlapblock_to_tile(const hyla_task_opts_t *o, void *block,

@@ -637,14 +637,17 @@ static int rbt_solve(hyla_drbt_t *F, int nrhs, const double *B, int ldb,
 {
     if (F->zero) return HYLA_RBT_ZERO_PIVOT;
     size_t size = (size_t)F->N * nrhs;
-    double *Xp = malloc(sizeof(double) * 2 * size);
+    // X and the residual cross to the GPUs several times a step: pinned,
+    // each copy is one asynchronous transfer.
+    size_t bytes = sizeof(double) * 2 * size;
+    double *Xp = hyla_rt_staging_alloc(bytes);
     if (!Xp) return HYLA_ERR_OUT_OF_MEMORY;
     int why = refine(F, nrhs, B, ldb, Xp, Xp + size, rep);
     if (why == 0) // converged
         for (int j = 0; j < nrhs; j++)
             memcpy(X + (size_t)j * ldx, Xp + (size_t)j * F->N,
                    sizeof(double) * F->n);
-    free(Xp);
+    hyla_rt_staging_free(Xp, bytes);
     return why;
 }
 

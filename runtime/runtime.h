@@ -307,14 +307,16 @@ void hyla_rt_tuned(hyla_tune_t r, hyla_dtype_t t, int n, int *nb,
                    int *lookahead);
 // The tile size of routine r on order n where neither the configuration
 // nor the tuning file says, from the machine's default `dnb`: in native
-// mode 2048 for the Cholesky from n = 4096 and for the LU and the RBT
-// solve from n = 32768, where tiles of 2048 made them faster on an H100
-// and on H200s (docs/perf, "Tiles of 2048 for large orders in native
-// mode"); `dnb` otherwise.
+// mode 2048 for the Cholesky from n = 4096, for the RBT solve from n =
+// 8192 and for the LU from n = 32768, where tiles of 2048 made them faster
+// on an H100 and on H200s (docs/perf, "Tiles of 2048 for large orders in
+// native mode", "RBT: right-hand sides copied a tile column at a time");
+// `dnb` otherwise.
 static inline int hyla_nb_rule(hyla_tune_t r, hyla_mode_t mode, int n, int dnb)
 {
     if (mode != HYLA_MODE_NATIVE) return dnb;
-    return n >= (r == HYLA_TUNE_POTRF ? 4096 : 32768) ? 2048 : dnb;
+    int from = r == HYLA_TUNE_POTRF ? 4096 : r == HYLA_TUNE_RBT ? 8192 : 32768;
+    return n >= from ? 2048 : dnb;
 }
 // The tuning file's panel threads for mode (its LU entry of the largest
 // order), or 0 when it has none.

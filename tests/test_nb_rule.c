@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // The tile size of a call that neither the configuration nor a tuning file
 // sets (hyla_nb_rule, runtime.h): in native mode 2048 for the Cholesky from
-// order 4096 and for the LU and the RBT solve from 32768; the machine's
-// default below those orders and in every other mode.  That hyla_tuned
-// takes the configured nb and the tuning file's entries first is checked
-// by test_tuning.
+// order 4096, for the RBT solve from 8192 and for the LU from 32768; the
+// machine's default below those orders and in every other mode.  That
+// hyla_tuned takes the configured nb and the tuning file's entries first is
+// checked by test_tuning.
 #include "harness.h"
 #include "runtime.h"
 
@@ -23,7 +23,8 @@ int main(void)
         {HYLA_TUNE_GETRF, HYLA_MODE_NATIVE, 32767, 1024, 1024},
         {HYLA_TUNE_GETRF, HYLA_MODE_NATIVE, 32768, 1024, 2048},
         {HYLA_TUNE_GETRF, HYLA_MODE_NATIVE, 65536, 1024, 2048},
-        {HYLA_TUNE_RBT, HYLA_MODE_NATIVE, 32767, 1024, 1024},
+        {HYLA_TUNE_RBT, HYLA_MODE_NATIVE, 8191, 1024, 1024},
+        {HYLA_TUNE_RBT, HYLA_MODE_NATIVE, 8192, 1024, 2048},
         {HYLA_TUNE_RBT, HYLA_MODE_NATIVE, 32768, 1024, 2048},
         {HYLA_TUNE_GETRF, HYLA_MODE_NATIVE, 0, 1024, 1024},
         // the CPU panel of hybrid mode would take twice the work per step
