@@ -19,7 +19,6 @@ static double *block(const double *Af, int lda, int nb, int i, int j)
     return (double *)Af + (size_t)j * nb * lda + (size_t)i * nb;
 }
 
-// The tiles of column n come in before the panel of step n needs them.
 // Tiles a copy task takes: one, or as many of a tile column as make
 // GROUP_BYTES, where the tiles are small (a right-hand side's: at n =
 // 16384 its 16 tiles of 8 KB took 0.45 ms as 16 tasks, docs/perf).  Only
@@ -34,6 +33,7 @@ static int group(int uplo, const hyla_desc_t *A)
     return g < 1 ? 1 : g > (size_t)A->mt ? A->mt : (int)g;
 }
 
+// The tiles of column n come in before the panel of step n needs them.
 void hyla_pdlap_to_desc(int uplo, const double *Af, int lda,
                         const hyla_desc_t *A, hyla_seq_t *seq)
 {

@@ -310,7 +310,7 @@ void hyla_rt_tuned(hyla_tune_t r, hyla_dtype_t t, int n, int *nb,
 // mode 2048 for the Cholesky from n = 4096, for the RBT solve from n =
 // 8192 and for the LU from n = 32768, where tiles of 2048 made them faster
 // on an H100 and on H200s (docs/perf, "Tiles of 2048 for large orders in
-// native mode", "RBT: right-hand sides copied a tile column at a time");
+// native mode", "RBT: right-hand sides copied a tile column per task");
 // `dnb` otherwise.
 static inline int hyla_nb_rule(hyla_tune_t r, hyla_mode_t mode, int n, int dnb)
 {

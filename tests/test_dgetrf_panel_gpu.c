@@ -16,8 +16,8 @@
 //  - the residual ||P A - L U|| / (||A|| n eps) and |L| <= 1;
 //  - ipiv equal to LAPACKE_dgetrf's where the pivots are unambiguous
 //    (rows shuffled under a dominant diagonal; random double matrices),
-//    and the first pivot (a plain search of the original column, first row on
-//    a tie) equal to it on matrices full of ties;
+//    and the first pivot (a plain search of the original column, first
+//    row on a tie) equal to it on matrices full of ties;
 //  - info equal to LAPACKE_dgetrf's for zero columns (first, inside a
 //    leaf, on leaf and recursion edges, the last) and a zero matrix;
 //  - the pivots offset by the panel's global position;
