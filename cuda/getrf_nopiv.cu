@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // LU without pivoting of one row-major tile on the GPU, blocked
-// right-looking by steps of `step` columns: one kernel factors the step's
-// diagonal block and solves the blocks right of it and below it, then one
-// cuBLAS GEMM updates the rest: two launches a step, 1.1 ms for a 1024
-// tile on an H100, where the recursion on halves (TRSMs and a GEMM a
-// level, a one-block leaf of 64 columns) took 1.8 ms on the LU's
-// critical path.
+// right-looking by steps of `nb` columns, three launches a step: one block
+// factors the step's nb-by-nb diagonal block D in shared memory, a second
+// kernel solves the rows below D and the columns right of it against D's
+// triangles (a few rows a warp, in registers), and one cuBLAS GEMM
+// updates the rest.  A 2048 tile takes 1.47 ms on an H200 (24 us of D, 10
+// us of solves and 9 us of GEMM a step at first), where 32-column steps
+// of one kernel (a warp factoring D, a thread a row or column solving)
+// and a GEMM took 2.52 ms, and cuSOLVER's LU without pivots 0.76 ms
+// (docs/perf/README.md, "RBT: the diagonal tiles' LU").
 #include "gpu.h"
 #include "blas_t.h"
 #include "gpu_check.h"
@@ -15,130 +18,141 @@ namespace
 
 using hyla::blas;
 
-constexpr int step = 32;     // a warp's width: one lane a column of D
-constexpr int threads = 128; // rows (or columns) of A one block solves
+constexpr int nb = 64;       // columns a step: two warps' width (solve_kernel)
+constexpr int per = 4;       // rows (and columns) of D a thread updates
+constexpr int tx = nb / per; // D's threads form a tx-by-tx grid
+constexpr int diag_threads = tx * tx;
+constexpr int rows_w = 4; // rows of the solve a warp holds
+constexpr int solve_warps = 4;
+constexpr int rows_b = rows_w * solve_warps; // rows of the solve a block
+static_assert(nb == 64, "solve_kernel's lanes hold columns t and t + 32");
 
-// The step's diagonal block D (bs-by-bs at A, row-major, lda) factored
-// by warp 0 as L U without pivoting, into d: lane c holds column c in
-// registers, and step j broadcasts each multiplier of column j from lane
-// j.  With `report`, a zero pivot's column (from col0) goes to *info
-// unless it holds one already (a plain store: *info may be mapped host
-// memory); the factors after it are then undefined.  With `write`, D
-// gets its factors back; with d, rdiag gets the reciprocals of U's
-// diagonal.
+// D = A(0:bs, 0:bs) (row-major, lda, bs <= nb) = L U in place, L unit
+// lower, by one block in shared memory (the identity pads it to nb-by-nb).
+// Thread (y, x) updates the elements (y + tx r, x + tx c).  Step j reads
+// row j and column j and writes only right of and below them, so one
+// barrier a step suffices; the multipliers stay unscaled until the end,
+// each step scaling its column's copy as it reads it, by the reciprocal
+// of the pivot that thread 0 also keeps for the final scaling.  A zero
+// pivot's column (from col0) goes to *info unless it holds one already (a
+// plain store: *info may be mapped host memory); the factors after it are
+// then undefined.
 template <typename T>
-__device__ void factor_diag(T *A, int lda, int bs, T (*d)[step + 1], T *rdiag,
-                            bool report, bool write, int *info, int col0)
+__global__ void __launch_bounds__(diag_threads)
+    diag_kernel(T *A, int lda, int bs, int *info, int col0)
 {
-    const int lane = threadIdx.x;
-    T c[step];
-#pragma unroll
-    for (int r = 0; r < step; r++)
-        c[r] = r < bs && lane < bs ? A[(size_t)r * lda + lane] : T(0);
-#pragma unroll
-    for (int j = 0; j < step; j++) {
-        if (j >= bs) break;
-        T piv = __shfl_sync(0xffffffffu, c[j], j);
-        if (piv == T(0) && report && lane == 0 && *info == 0)
-            *info = col0 + j + 1;
-        if (lane == j) {
-            // One division a step: a double division is a long sequence
-            // of instructions, and 31 of them a step, lane j alone, made
-            // this the slowest part of a step.
-            T rp = T(1) / piv;
-#pragma unroll
-            for (int r = j + 1; r < step; r++)
-                c[r] *= rp;
-        }
-        T u = c[j]; // row j of this lane's column
-#pragma unroll
-        for (int r = j + 1; r < step; r++) {
-            T l = __shfl_sync(0xffffffffu, c[r], j);
-            if (lane > j) c[r] -= l * u;
-        }
+    __shared__ T s[nb][nb + 1];
+    __shared__ T rdiag[nb];
+    const int t = threadIdx.x, x = t % tx, y = t / tx;
+    for (int e = t; e < nb * nb; e += diag_threads) {
+        const int i = e / nb, k = e % nb;
+        s[i][k] = i < bs && k < bs ? A[(size_t)i * lda + k] : T(i == k);
     }
+    __syncthreads();
+    for (int j = 0; j < bs; j++) {
+        const T piv = s[j][j], rp = T(1) / piv;
+        if (t == 0) {
+            rdiag[j] = rp;
+            if (piv == T(0) && *info == 0) *info = col0 + j + 1;
+        }
+        T l[per], u[per];
 #pragma unroll
-    for (int r = 0; r < step; r++) {
-        if (d) d[r][lane] = c[r];
-        if (write && r < bs && lane < bs) A[(size_t)r * lda + lane] = c[r];
+        for (int r = 0; r < per; r++)
+            l[r] = s[y + tx * r][j] * rp;
+#pragma unroll
+        for (int c = 0; c < per; c++)
+            u[c] = s[j][x + tx * c];
+#pragma unroll
+        for (int r = 0; r < per; r++)
+#pragma unroll
+            for (int c = 0; c < per; c++)
+                if (y + tx * r > j && x + tx * c > j)
+                    s[y + tx * r][x + tx * c] -= l[r] * u[c];
+        __syncthreads();
     }
-    if (rdiag) {
-        __syncwarp();
-        rdiag[lane] = lane < bs ? T(1) / d[lane][lane] : T(0);
+    for (int e = t; e < bs * bs; e += diag_threads) {
+        const int i = e / bs, k = e % bs;
+        A[(size_t)i * lda + k] = i > k ? s[i][k] * rdiag[k] : s[i][k];
     }
 }
 
-// One step at column o of the n-by-n tile.  Every block factors D =
-// A(o:o+bs, o:o+bs) for itself (a few us, in parallel), so that no block
-// waits for another; blocks 1 .. rb then solve `threads` rows each of A21
-// = A21 U^-1 (below D), the others `threads` columns each of A12 = L^-1
-// A12 (right of D), L unit lower and U upper in D.  As the other blocks
-// read D, block 0 leaves it as it is, and writes the factors of the
-// previous step's D instead (untouched since, and read by no block of
-// this launch); it writes this D's where no other block runs.
+// With D = A(o:o+nb, o:o+nb) factored, the `rest` rows below it become
+// A21 U^-1 (blocks 0 .. rb-1) and the `rest` columns right of it
+// L^-1 A12 (the other blocks), rows_b of them a block.  Both are x M = a
+// for the rows x of a block: M = U, or M = L^T for the columns (the rows
+// of A12^T).  A block's piece of the right-hand sides passes through
+// shared memory (so that loads and stores run along memory rows), and
+// each warp solves rows_w of its rows in registers, lane t holding columns
+// t and t + 32: step c takes x(c) from the lane holding column c by a
+// shuffle and eliminates it from the columns after c.
 template <typename T>
-__global__ void __launch_bounds__(threads)
-    step_kernel(T *A, int lda, int n, int o, int rb, int *info, int col0)
+__global__ void __launch_bounds__(32 * solve_warps)
+    solve_kernel(T *A, int lda, int o, int rest, int rb)
 {
-    __shared__ T d[step][step + 1];
-    __shared__ T rdiag[step];
-    __shared__ T s[threads][step + 1];
-    const int bs = min(step, n - o), t = threadIdx.x;
-    const bool first = blockIdx.x == 0;
-    if (t < 32) {
-        if (first && o > 0)
-            factor_diag<T>(A + (size_t)(o - step) * (lda + 1), lda, step,
-                           nullptr, nullptr, false, true, info, 0);
-        factor_diag(A + (size_t)o * (lda + 1), lda, bs, d, rdiag, first,
-                    first && rb == 0, info, col0);
+    __shared__ T d[nb][nb + 1];
+    __shared__ T s[rows_b][nb + 1];
+    const int t = threadIdx.x, lane = t % 32, w = t / 32;
+    const T *D = A + (size_t)o * (lda + 1);
+    for (int e = t; e < nb * nb; e += 32 * solve_warps)
+        d[e / nb][e % nb] = D[(size_t)(e / nb) * lda + e % nb];
+    const bool rows = (int)blockIdx.x < rb;
+    const int first = ((int)blockIdx.x - (rows ? 0 : rb)) * rows_b;
+    const int count = rest - first < rows_b ? rest - first : rows_b;
+    // Element (i, c) of the block's right-hand sides: row-major rows of
+    // A21, or columns of A12.
+    T *X = rows ? A + (size_t)(o + nb + first) * lda + o
+                : A + (size_t)o * lda + o + nb + first;
+    for (int e = t; e < rows_b * nb; e += 32 * solve_warps) {
+        // Rows: e runs along memory rows (c fastest); columns: along i.
+        const int i = rows ? e / nb : e % rows_b,
+                  c = rows ? e % nb : e / rows_b;
+        s[i][c] = i < count
+                      ? X[rows ? (size_t)i * lda + c : (size_t)c * lda + i]
+                      : T(0);
     }
     __syncthreads();
-    if (first) return;
-    const int rest = n - o - bs;
-    T x[step];
-    if ((int)blockIdx.x <= rb) {
-        // Rows of A21, through shared memory so that the loads and stores
-        // run along the rows: x U = a, x(c) = (a(c) - x(0:c) U(0:c, c)) /
-        // U(c, c), the division by U(c, c) a product by its reciprocal.
-        const int i0 = (blockIdx.x - 1) * threads,
-                  rows = min(threads, rest - i0);
-        T *a = A + (size_t)(o + bs + i0) * lda + o;
-        for (int e = t; e < rows * step; e += threads)
-            if (e % step < bs)
-                s[e / step][e % step] = a[(size_t)(e / step) * lda + e % step];
-        __syncthreads();
-        if (t < rows) {
+    // M(c, k) for k = lane, lane + 32, and 1 / M(c, c) from lane c % 32.
+    auto m = [&](int c, int kk) { return rows ? d[c][kk] : d[kk][c]; };
+    const T rd0 = rows ? T(1) / d[lane][lane] : T(1),
+            rd1 = rows ? T(1) / d[lane + 32][lane + 32] : T(1);
+    T v[rows_w][2];
 #pragma unroll
-            for (int c = 0; c < step; c++) {
-                if (c >= bs) break;
-                T v = s[t][c];
+    for (int r = 0; r < rows_w; r++) {
+        v[r][0] = s[w * rows_w + r][lane];
+        v[r][1] = s[w * rows_w + r][lane + 32];
+    }
+    for (int c = 0; c < 32; c++) {
+        const T rd = __shfl_sync(0xffffffffu, rd0, c), m0 = m(c, lane),
+                m1 = m(c, lane + 32);
 #pragma unroll
-                for (int k = 0; k < c; k++)
-                    v -= x[k] * d[k][c];
-                x[c] = v * rdiag[c];
-                s[t][c] = x[c];
-            }
+        for (int r = 0; r < rows_w; r++) {
+            const T x = __shfl_sync(0xffffffffu, v[r][0], c) * rd;
+            if (lane == c) v[r][0] = x;
+            if (lane > c) v[r][0] -= x * m0;
+            v[r][1] -= x * m1;
         }
-        __syncthreads();
-        for (int e = t; e < rows * step; e += threads)
-            if (e % step < bs)
-                a[(size_t)(e / step) * lda + e % step] = s[e / step][e % step];
-    } else {
-        // Columns of A12, one a thread (loads along rows): L y = a, y(r) =
-        // a(r) - L(r, 0:r) y(0:r).
-        const int j = (blockIdx.x - 1 - rb) * threads + t;
-        if (j >= rest) return;
-        T *a = A + (size_t)o * lda + o + bs + j;
+    }
+    for (int c = 32; c < nb; c++) {
+        const T rd = __shfl_sync(0xffffffffu, rd1, c - 32),
+                m1 = m(c, lane + 32);
 #pragma unroll
-        for (int r = 0; r < step; r++) {
-            if (r >= bs) break;
-            T v = a[(size_t)r * lda];
-#pragma unroll
-            for (int k = 0; k < r; k++)
-                v -= d[r][k] * x[k];
-            x[r] = v;
-            a[(size_t)r * lda] = v;
+        for (int r = 0; r < rows_w; r++) {
+            const T x = __shfl_sync(0xffffffffu, v[r][1], c - 32) * rd;
+            if (lane == c - 32) v[r][1] = x;
+            if (lane > c - 32) v[r][1] -= x * m1;
         }
+    }
+#pragma unroll
+    for (int r = 0; r < rows_w; r++) {
+        s[w * rows_w + r][lane] = v[r][0];
+        s[w * rows_w + r][lane + 32] = v[r][1];
+    }
+    __syncthreads();
+    for (int e = t; e < rows_b * nb; e += 32 * solve_warps) {
+        const int i = rows ? e / nb : e % rows_b,
+                  c = rows ? e % nb : e / rows_b;
+        if (i < count)
+            X[rows ? (size_t)i * lda + c : (size_t)c * lda + i] = s[i][c];
     }
 }
 
@@ -148,20 +162,23 @@ int getrf_nopiv(cublasHandle_t h, int n, T *A, int lda, int *info, int col0)
     cudaStream_t stream;
     HYLA_CUBLAS_CHECK(cublasGetStream(h, &stream));
     const T one = 1, minus_one = -1;
-    for (int o = 0; o < n; o += step) {
-        int bs = n - o < step ? n - o : step, rest = n - o - bs;
-        int rb = (rest + threads - 1) / threads;
-        step_kernel<T><<<1 + 2 * rb, threads, 0, stream>>>(A, lda, n, o, rb,
-                                                           info, col0 + o);
+    for (int o = 0; o < n; o += nb) {
+        const int bs = n - o < nb ? n - o : nb, rest = n - o - bs;
+        diag_kernel<T><<<1, diag_threads, 0, stream>>>(
+            A + (size_t)o * (lda + 1), lda, bs, info, col0 + o);
         HYLA_CUDA_CHECK(cudaGetLastError());
         if (!rest) break;
+        const int rb = (rest + rows_b - 1) / rows_b;
+        solve_kernel<T>
+            <<<2 * rb, 32 * solve_warps, 0, stream>>>(A, lda, o, rest, rb);
+        HYLA_CUDA_CHECK(cudaGetLastError());
         // A22 -= A21 A12; cuBLAS sees the column-major transposes:
         // A22^T -= A12^T A21^T.
-        T *A12 = A + (size_t)o * lda + o + bs,
-          *A21 = A12 - bs + (size_t)bs * lda;
+        T *A12 = A + (size_t)o * lda + o + nb,
+          *A21 = A12 - nb + (size_t)nb * lda;
         HYLA_CUBLAS_CHECK(blas<T>::gemm(h, CUBLAS_OP_N, CUBLAS_OP_N, rest, rest,
-                                        bs, &minus_one, A12, lda, A21, lda,
-                                        &one, A21 + bs, lda));
+                                        nb, &minus_one, A12, lda, A21, lda,
+                                        &one, A21 + nb, lda));
     }
     return 0;
 }

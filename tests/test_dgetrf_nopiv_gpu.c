@@ -15,8 +15,8 @@
 #include <string.h>
 
 // Checks hyla_cuda_dgetrf_nopiv and hyla_cpu_dgetrf_nopiv on row-major
-// tiles: orders around the GPU kernel's 32-column steps and its blocks of
-// 128 rows (1 to 1024), a leading dimension wider than the tile whose
+// tiles: orders around the GPU kernel's 64-column steps and its blocks of
+// 64 rows (1 to 2048), a leading dimension wider than the tile whose
 // extra columns must stay as they were, diagonally dominant matrices
 // (which need no pivoting): LAPACK's residual ||A - L U|| / (||A|| n eps)
 // (1-norms) and info 0.  Then exact zero pivots, in integer matrices L U
@@ -154,12 +154,13 @@ int main(int argc, char **argv)
     int gpu = !(argc > 1 && !strcmp(argv[1], "cpu"));
     th_begin(gpu ? "dgetrf_nopiv (GPU kernel)" : "dgetrf_nopiv (CPU kernel)");
     if (gpu && !th_gpu_start(&handle)) return th_end();
-    static const int ns[] = {1,   5,   31,  32,  33,  64,  100, 127,
-                             128, 129, 160, 161, 200, 511, 1024};
+    static const int ns[] = {1,   5,   31,  32,  33,  63,  64,  65,   100, 127,
+                             128, 129, 160, 161, 200, 257, 511, 1024, 2048};
     for (size_t i = 0; i < sizeof ns / sizeof ns[0]; i++)
         random_case(gpu, ns[i], (int)i + 1);
-    static const int zs[][2] = {{1, 0},    {40, 0},   {40, 31},  {64, 32},
-                                {100, 39}, {100, 99}, {161, 150}};
+    static const int zs[][2] = {{1, 0},     {40, 0},   {40, 31},  {64, 32},
+                                {100, 39},  {100, 99}, {130, 63}, {130, 64},
+                                {161, 150}, {200, 129}};
     for (size_t i = 0; i < sizeof zs / sizeof zs[0]; i++)
         zero_pivot_case(gpu, zs[i][0], zs[i][1], 0);
     if (gpu) zero_pivot_case(gpu, 100, 39, 5);
