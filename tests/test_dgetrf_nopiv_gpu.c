@@ -15,15 +15,16 @@
 #include <string.h>
 
 // Checks hyla_cuda_dgetrf_nopiv and hyla_cpu_dgetrf_nopiv on row-major
-// tiles: orders around the GPU kernel's 64-column steps and its blocks of
-// 64 rows (1 to 2048), a leading dimension wider than the tile whose
-// extra columns must stay as they were, diagonally dominant matrices
-// (which need no pivoting): LAPACK's residual ||A - L U|| / (||A|| n eps)
-// (1-norms) and info 0.  Then exact zero pivots, in integer matrices L U
-// whose elimination is exact: info is the column of the first (offset by
-// the tile's first column on the GPU) and, on the GPU, an info already
-// set is kept.  With the argument "cpu" the CPU kernel, else the GPU one
-// (exit 77, SKIP, without a GPU).  Run it under compute-sanitizer.
+// tiles: orders around the GPU kernel's 64-column steps and its solve's
+// blocks of 16 rows (1 to 2048), a leading dimension wider than the tile
+// whose extra columns must stay as they were, diagonally dominant
+// matrices (which need no pivoting): LAPACK's residual ||A - L U|| /
+// (||A|| n eps) (1-norms) and info 0.  Then exact zero pivots, in integer
+// matrices L U whose elimination is exact: info is the column of the
+// first (offset by the tile's first column on the GPU) and, on the GPU,
+// an info already set is kept.  With the argument "cpu" the CPU kernel,
+// else the GPU one (exit 77, SKIP, without a GPU).  Run it under
+// compute-sanitizer.
 
 static cublasHandle_t handle;
 
@@ -108,7 +109,7 @@ static void random_case(int gpu, int n, int seed)
     char note[64];
     snprintf(note, sizeof note, "%s info=%d%s", gpu ? "gpu" : "cpu", info,
              kept ? "" : " padding-changed");
-    th_row("dgetrf_nopiv", n, n, 32, t, 2.0 * n * (double)n * n / 3.0, resid,
+    th_row("dgetrf_nopiv", n, n, 64, t, 2.0 * n * (double)n * n / 3.0, resid,
            !rc && !isnan(resid) && resid <= HYLA_CHECK_TOL && !info && kept,
            note);
     free(A);
