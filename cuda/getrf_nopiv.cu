@@ -4,11 +4,11 @@
 // factors the step's nb-by-nb diagonal block D in shared memory, a second
 // kernel solves the rows below D and the columns right of it against D's
 // triangles (a few rows a warp, in registers), and one cuBLAS GEMM
-// updates the rest.  A 2048 tile takes 1.47 ms on an H200 (24 us of D, 10
-// us of solves and 9 us of GEMM a step at first), where 32-column steps
-// of one kernel (a warp factoring D, a thread a row or column solving)
-// and a GEMM took 2.52 ms, and cuSOLVER's LU without pivots 0.76 ms
-// (docs/perf/README.md, "RBT: the diagonal tiles' LU").
+// updates the rest.  A 2048 tile takes 1.48 ms on an H200 (a step's D 24
+// us, its solves 10 us and its GEMM 9 us on average), where 32-column
+// steps of one kernel (a warp factoring D, a thread a row or column
+// solving) and a GEMM took 2.54 ms, and cuSOLVER's LU without pivots
+// 0.76 ms (docs/perf/README.md, "RBT: the diagonal tiles' LU").
 #include "gpu.h"
 #include "blas_t.h"
 #include "gpu_check.h"
