@@ -168,11 +168,16 @@ static int factor(hyla_drbt_t *F, const double *Af, int lda,
     // hyla_rt_trsm_inverse says so, and on one GPU so are the
     // refinement's (hyla_pdtrsm).  Without pivoting L's entries are not
     // bounded by 1, and such a product errs by up to the tile's condition
-    // number times eps, against eps times growth for the substitution:
-    // the refinement pays for the difference.
+    // number times eps, against eps times growth for the substitution.
+    // In double the refinement pays for the difference; in single it
+    // cannot: on random matrices of order 4096 to 16384 the inverses made
+    // factors of up to 1e28, or not finite, where substitutions made them
+    // of 1e6 as in double (docs/perf, "RBT in single precision").  So
+    // single precision solves by substitution, whatever trsm_inverse says.
     // Distributed, the solves are substitutions.
-    int inv = hyla_rt_trsm_inverse(0) && !dist;
-    if (!rc && !dist && (inv || hyla_rt_gpus() == 1))
+    int inverses = !dist && sizeof(double) == 8;
+    int inv = hyla_rt_trsm_inverse(0) && inverses;
+    if (!rc && inverses && (inv || hyla_rt_gpus() == 1))
         rc = hyla_rt_inv_ws_create("hyla_drbt_factor", &F->inv, F->LU, 2);
     if (!rc) {
         hyla_seq_t seq;

@@ -27,7 +27,8 @@
 //    fails; A unchanged unless it fell back, then holding LU factors that
 //    pass getrf's residual;
 //  - a singular A gives LAPACKE's info; the same seed gives the same X;
-//    factor once, solve twice; b = 0; bad arguments.
+//    factor once, solve twice; b = 0; bad arguments;
+//  - single precision solves by substitution whatever trsm_inverse says.
 
 enum kind { RANDOM, DOMINANT, ZERO_MINOR, TINY_MINOR, HILBERT, KAHAN, NKINDS };
 static const char *const kind_names[] = {"random",     "dominant", "zero minor",
@@ -441,6 +442,71 @@ static void two_levels(int m, int n, int seed)
     free(w);
 }
 
+// hyla_dgesv_rbt with trsm_inverse 1, then 0 (HYLA_TRSM_INV, read by
+// hyla_init), without butterflies, on a matrix whose first pivot is 1e-3:
+// the factors' diagonal tiles are ill-conditioned.  Both solutions as good
+// as partial pivoting's; in single precision, which solves by
+// substitution whatever trsm_inverse says (products by inverted tiles
+// err by the tile's condition number times eps), the same X to the bit
+// on CPU workers.
+static void inverses(int n, int nb, int seed)
+{
+    const char *env = getenv("HYLA_TRSM_INV");
+    char *was = env ? strdup(env) : NULL;
+    double *A = alloc(n, n), *W = alloc(n, n), *B = alloc(n, 1),
+           *X = alloc(n, 2);
+    int *ipiv = malloc(sizeof(int) * n);
+    gen(RANDOM, n, A, n, seed);
+    A[0] = 1e-3;
+    hyla_check_dgen(n, 1, B, n, seed + 1);
+    hyla_rbt_opts_t o = HYLA_RBT_OPTS_DEFAULT;
+    o.depth = 0;
+    hyla_rbt_report_t rep[2] = {{-1, -1, -1}, {-1, -1, -1}};
+    double berr[2] = {NAN, NAN};
+    int ok = 1;
+    for (int v = 0; v < 2; v++) {
+        setenv("HYLA_TRSM_INV", v ? "0" : "1", 1);
+        th_init(2, nb, 1);
+        memcpy(W, A, sizeof(double) * n * n);
+        if (TH_STATUS(hyla_dgesv_rbt(n, 1, W, n, ipiv, B, n, X + v * n, n, &o,
+                                     &rep[v]),
+                      0))
+            berr[v] =
+                hyla_check_dresid_solve('N', n, 1, A, n, X + v * n, n, B, n);
+        else
+            ok = 0;
+        th_finalize();
+    }
+    if (was)
+        setenv("HYLA_TRSM_INV", was, 1);
+    else
+        unsetenv("HYLA_TRSM_INV");
+    double ref = reference(n, 1, A, n, B, n, NULL);
+    ok &= th_check(fmax(berr[0], berr[1]) <= fmax(10 * ref, 2.0),
+                   "backward errors %.3g (inverses) and %.3g against %.3g",
+                   berr[0], berr[1], ref);
+    int single = sizeof(double) != 8; // this file's s version
+    // A fall back's partial pivoting solves by inverses where asked.
+    if (single && !th_gpus())
+        ok &= th_check(rep[0].iterations == rep[1].iterations &&
+                           rep[0].fallback == rep[1].fallback &&
+                           (rep[1].fallback != HYLA_RBT_NONE ||
+                            !memcmp(X, X + n, sizeof(double) * n)),
+                       "trsm_inverse changed the solution (%d and %d steps)",
+                       rep[0].iterations, rep[1].iterations);
+    char note[80];
+    snprintf(note, sizeof note, "trsm_inverse 1, 0: it=%d,%d fb=%d,%d",
+             rep[0].iterations, rep[1].iterations, (int)rep[0].fallback,
+             (int)rep[1].fallback);
+    th_row("dgesv_rbt", n, n, nb, 0, 0, fmax(berr[0], berr[1]), ok, note);
+    free(was);
+    free(A);
+    free(W);
+    free(B);
+    free(X);
+    free(ipiv);
+}
+
 static void bad_args(void)
 {
     double a[4] = {1, 0, 0, 1}, b[2] = {1, 1}, x[2];
@@ -589,5 +655,7 @@ int main(void)
             }
             th_finalize();
         }
+    inverses(2 * 16 + 5, 16, seed++);
+    inverses(2 * 160 + 5, 160, seed++);
     return th_end();
 }
