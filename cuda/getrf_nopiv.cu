@@ -121,27 +121,22 @@ __global__ void __launch_bounds__(32 * solve_warps)
         v[r][0] = s[w * rows_w + r][lane];
         v[r][1] = s[w * rows_w + r][lane + 32];
     }
-    for (int c = 0; c < 32; c++) {
-        const T rd = __shfl_sync(0xffffffffu, rd0, c), m0 = m(c, lane),
-                m1 = m(c, lane + 32);
+    // Column c = 32 h + q, of half h: x(c) from lane q's element of that
+    // half; the first half's columns also update the second's.
 #pragma unroll
-        for (int r = 0; r < rows_w; r++) {
-            const T x = __shfl_sync(0xffffffffu, v[r][0], c) * rd;
-            if (lane == c) v[r][0] = x;
-            if (lane > c) v[r][0] -= x * m0;
-            v[r][1] -= x * m1;
-        }
-    }
-    for (int c = 32; c < nb; c++) {
-        const T rd = __shfl_sync(0xffffffffu, rd1, c - 32),
-                m1 = m(c, lane + 32);
+    for (int h = 0; h < 2; h++)
+        for (int q = 0; q < 32; q++) {
+            const int c = 32 * h + q;
+            const T rd = __shfl_sync(0xffffffffu, h ? rd1 : rd0, q),
+                    mh = m(c, 32 * h + lane), m1 = m(c, lane + 32);
 #pragma unroll
-        for (int r = 0; r < rows_w; r++) {
-            const T x = __shfl_sync(0xffffffffu, v[r][1], c - 32) * rd;
-            if (lane == c - 32) v[r][1] = x;
-            if (lane > c - 32) v[r][1] -= x * m1;
+            for (int r = 0; r < rows_w; r++) {
+                const T x = __shfl_sync(0xffffffffu, v[r][h], q) * rd;
+                if (lane == q) v[r][h] = x;
+                if (lane > q) v[r][h] -= x * mh;
+                if (!h) v[r][1] -= x * m1;
+            }
         }
-    }
 #pragma unroll
     for (int r = 0; r < rows_w; r++) {
         s[w * rows_w + r][lane] = v[r][0];
