@@ -97,8 +97,9 @@ typedef struct hyla_config {
                                 3 in native mode */
     hyla_mapping_t mapping; /**< placement of the GPU tasks */
     int trsm_inverse;       /**< solves by the diagonal tiles (Cholesky,
-                                 LU) as GEMMs by their inverses: 1 yes,
-                                 0 no, -1 in native mode only */
+                                 LU, double-precision RBT) as GEMMs by
+                                 their inverses: 1 yes, 0 no, -1 in
+                                 native mode only */
     int gpu_reserved_sms;   /**< SMs of each GPU that the cuBLAS calls off
                                  the critical path leave to it; 0: none */
     int gpu_panel_rows;     /**< rows of one thread block of the GPU LU
