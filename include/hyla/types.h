@@ -99,7 +99,8 @@ typedef struct hyla_config {
     int trsm_inverse;       /**< solves by the diagonal tiles (Cholesky,
                                  LU, double-precision RBT) as GEMMs by
                                  their inverses: 1 yes, 0 no, -1 in
-                                 native mode only */
+                                 native mode, and in hybrid mode for
+                                 the Cholesky and the RBT solver */
     int gpu_reserved_sms;   /**< SMs of each GPU that the cuBLAS calls off
                                  the critical path leave to it; 0: none */
     int gpu_panel_rows;     /**< rows of one thread block of the GPU LU
