@@ -285,16 +285,25 @@ static void host_out(const hyla_desc_t *T, double *R, int N, void **b,
 }
 
 // R = V U^-1 L^-1 U^T R for N-by-nrhs R (column-major, leading dimension
-// N): the solve by the randomized factors, through w->T.
-static int solve_once(const hyla_drbt_t *F, const rhs_tiles_t *w, double *R)
+// N): the solve by the randomized factors, through w->T; with X (the
+// same shape), R = V U^-1 L^-1 U^T A X, a GMRES step's vector, whose
+// product by A stays in tiles rather than crossing to the host and back.
+static int solve_once(const hyla_drbt_t *F, const rhs_tiles_t *w,
+                      const double *X, double *R)
 {
     hyla_desc_t *T = w->T;
     hyla_seq_t seq;
     hyla_rt_seq_init_on(&seq, 0, F->LU);
-    void **b;
+    void **b, **bx = NULL;
     int rc = host_blocks(R, F->N, T, &b);
+    if (!rc && X) rc = host_blocks(X, F->N, w->X, &bx);
     if (!rc) {
-        host_in(R, F->N, T, b, &seq);
+        if (X) {
+            host_in(X, F->N, w->X, bx, &seq);
+            hyla_pdgemm(1.0, F->A, w->X, 0.0, T, &seq);
+        } else {
+            host_in(R, F->N, T, b, &seq);
+        }
         hyla_pdrbt_rows(HYLA_TRANS, T, F->depth, F->W, 0, &seq);
         hyla_pdtrsm(HYLA_LOWER, HYLA_NO_TRANS, HYLA_UNIT, F->LU, &F->inv, 0, T,
                     &seq);
@@ -306,6 +315,7 @@ static int solve_once(const hyla_drbt_t *F, const rhs_tiles_t *w, double *R)
     }
     int st = hyla_rt_seq_wait(&seq);
     hyla_rt_lap_blocks_destroy(b, T);
+    hyla_rt_lap_blocks_destroy(bx, w->X);
     return rc ? rc : st;
 }
 
@@ -529,7 +539,7 @@ static int correction(const hyla_drbt_t *F, const rhs_tiles_t *wt, krylov_t *K,
 {
     int N = K->N, nrhs = K->nrhs, rc;
     size_t Nn = (size_t)N * nrhs;
-    if ((rc = solve_once(F, wt, R))) return rc;
+    if ((rc = solve_once(F, wt, NULL, R))) return rc;
     ++*used;
     int active = 0;
     if (F->root) memcpy(K->V, R, sizeof(double) * Nn);
@@ -548,9 +558,7 @@ static int correction(const hyla_drbt_t *F, const rhs_tiles_t *wt, krylov_t *K,
     share(F, &active, sizeof active);
     for (int k = 0; k < steps && active && *used < budget; k++) {
         double *v = K->V + k * Nn, *w = v + Nn;
-        if ((rc = product(F, wt, 1.0, v, 0.0, w)) ||
-            (rc = solve_once(F, wt, w)))
-            return rc;
+        if ((rc = solve_once(F, wt, v, w))) return rc;
         ++*used;
         active = 0;
         for (int j = 0; F->root && j < nrhs; j++)
@@ -583,7 +591,7 @@ static int refine(hyla_drbt_t *F, int nrhs, const double *B, int ldb,
     if (F->root) load(n, N, nrhs, B, ldb, Xp);
     rhs_tiles_t wt;
     int rc = rhs_tiles_new(F, nrhs, &wt);
-    if (!rc) rc = solve_once(F, &wt, Xp);
+    if (!rc) rc = solve_once(F, &wt, NULL, Xp);
     krylov_t K;
     if (rc || (rc = krylov_new(&K, N, nrhs))) {
         rhs_tiles_free(&wt);
