@@ -319,11 +319,10 @@ static int solve_once(const hyla_drbt_t *F, const rhs_tiles_t *w,
     return rc ? rc : st;
 }
 
-// R = alpha A X + beta R for N-by-nrhs R and X (column-major, leading
-// dimension N), on the tiles of A, where they are; R is not read when
-// beta = 0; through w's tiles.
-static int product(const hyla_drbt_t *F, const rhs_tiles_t *w, double alpha,
-                   const double *X, double beta, double *R)
+// R -= A X for N-by-nrhs R and X (column-major, leading dimension N),
+// on the tiles of A, where they are, through w's tiles: the residual.
+static int residual(const hyla_drbt_t *F, const rhs_tiles_t *w, const double *X,
+                    double *R)
 {
     hyla_seq_t seq;
     hyla_rt_seq_init_on(&seq, 0, F->LU);
@@ -332,8 +331,8 @@ static int product(const hyla_drbt_t *F, const rhs_tiles_t *w, double alpha,
     if (!rc) rc = host_blocks(R, F->N, w->T, &br);
     if (!rc) {
         host_in(X, F->N, w->X, bx, &seq);
-        if (beta != 0) host_in(R, F->N, w->T, br, &seq);
-        hyla_pdgemm(alpha, F->A, w->X, beta, w->T, &seq);
+        host_in(R, F->N, w->T, br, &seq);
+        hyla_pdgemm(-1.0, F->A, w->X, 1.0, w->T, &seq);
         host_out(w->T, R, F->N, br, &seq);
     }
     int st = hyla_rt_seq_wait(&seq);
@@ -602,7 +601,7 @@ static int refine(hyla_drbt_t *F, int nrhs, const double *B, int ldb,
     int used = 0, steps = 0;
     for (;;) {
         if (F->root) load(n, N, nrhs, B, ldb, R);
-        if ((rc = product(F, &wt, -1.0, Xp, 1.0, R))) break;
+        if ((rc = residual(F, &wt, Xp, R))) break;
         // Whether it converged, how far it is, whether x shows A singular.
         struct {
             double worst;
