@@ -3,6 +3,7 @@
 #include "bench.h"
 #include "energy.h"
 #include "check.h"
+#include "check_par.h"
 
 #include <cblas.h>
 #include <hyla.h>
@@ -94,7 +95,7 @@ static int input_make(const bench_case_t *c, input_t *in)
 
 static void input_reset(input_t *in)
 {
-    memcpy(in->A, in->A0, sizeof(double) * in->m * in->n);
+    hyla_check_memcpy(in->A, in->A0, sizeof(double) * in->m * in->n);
     memcpy(in->B, in->B0, sizeof(double) * in->n * in->nrhs);
 }
 

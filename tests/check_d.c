@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // Test matrices and LAPACK-style residuals.  @precisions d -> s
 #include "check_d.h"
+#include "check_par.h"
 
 #include <cblas.h>
 #include <lapacke.h>
@@ -22,12 +23,26 @@ static double uniform(uint64_t key, uint64_t k)
     return (double)(z >> 11) * 0x1p-52 - 1.0;
 }
 
+typedef struct {
+    int m, lda;
+    double *A;
+    uint64_t key;
+} gen_t;
+
+static void gen_columns(size_t j0, size_t j1, void *arg)
+{
+    const gen_t *g = arg;
+    for (size_t j = j0; j < j1; j++)
+        for (int i = 0; i < g->m; i++)
+            g->A[j * g->lda + i] = uniform(g->key, (uint64_t)j * g->m + i);
+}
+
 void hyla_check_dgen(int m, int n, double *A, int lda, int seed)
 {
-    uint64_t key = 0xd1b54a32d192ed03u * (uint64_t)(unsigned)seed;
-    for (int j = 0; j < n; j++)
-        for (int i = 0; i < m; i++)
-            A[(size_t)j * lda + i] = uniform(key, (uint64_t)j * m + i);
+    gen_t g = {m, lda, A, 0xd1b54a32d192ed03u * (uint64_t)(unsigned)seed};
+    // Threads for slices of 2^20 entries or more.
+    size_t grain = m > 0 ? ((size_t)1 << 20) / (size_t)m + 1 : 1;
+    hyla_check_parallel((size_t)n, grain, gen_columns, &g);
 }
 
 void hyla_check_dgen_pivoted(int m, int n, double *A, int lda, int seed)
@@ -47,17 +62,35 @@ void hyla_check_dgen_pivoted(int m, int n, double *A, int lda, int seed)
     }
 }
 
-void hyla_check_dgen_spd(int n, double *A, int lda, int seed)
+typedef struct {
+    int n, lda;
+    double *A;
+} sym_t;
+
+enum { SYM_BLOCK = 64 };
+
+// Block columns [b0, b1) of the lower triangle from the upper one, by
+// 64 x 64 blocks (a plain loop reads a row of a column-major matrix: a
+// cache miss each).  Each block column writes only its own columns and
+// reads only the upper triangle.
+static void sym_columns(size_t b0, size_t b1, void *arg)
 {
-    hyla_check_dgen(n, n, A, lda, seed);
-    // The lower triangle from the upper one, by 64 x 64 blocks (a plain
-    // loop reads a row of a column-major matrix: a cache miss each).
-    enum { B = 64 };
-    for (int jb = 0; jb < n; jb += B)
+    const sym_t *s = arg;
+    int n = s->n, B = SYM_BLOCK;
+    for (int jb = (int)b0 * B; jb < n && jb < (int)b1 * B; jb += B)
         for (int ib = jb; ib < n; ib += B)
             for (int j = jb; j < n && j < jb + B; j++)
                 for (int i = ib > j + 1 ? ib : j + 1; i < n && i < ib + B; i++)
-                    A[(size_t)j * lda + i] = A[(size_t)i * lda + j];
+                    s->A[(size_t)j * s->lda + i] = s->A[(size_t)i * s->lda + j];
+}
+
+void hyla_check_dgen_spd(int n, double *A, int lda, int seed)
+{
+    hyla_check_dgen(n, n, A, lda, seed);
+    sym_t s = {n, lda, A};
+    size_t blocks = ((size_t)n + SYM_BLOCK - 1) / SYM_BLOCK;
+    // Threads from n = 2048 on, 4 block columns or more each.
+    hyla_check_parallel(blocks, n < 2048 ? blocks : 4, sym_columns, &s);
     for (int j = 0; j < n; j++)
         A[(size_t)j * lda + j] = fabs(A[(size_t)j * lda + j]) + n;
 }
