@@ -438,6 +438,13 @@ static double in_tiles_residual(int potrf, int n, int nb, hyla_desc_t *F,
     return d > 0 ? rnorm / d : rnorm == 0 ? 0.0 : 1.0 / LAPACKE_dlamch('E');
 }
 
+// One phase of an --in-tiles case, printed at once.
+static void progress(int n, const char *phase, seconds_t seconds)
+{
+    printf("# --in-tiles n=%d: %s in %.3f s\n", n, phase, seconds);
+    fflush(stdout);
+}
+
 static int factor_in_tiles(int potrf, hyla_desc_t *A, int *ipiv)
 {
     return potrf ? hyla_dpotrf_tile('L', A) : hyla_dgetrf_tile(A, ipiv);
@@ -456,22 +463,26 @@ static int measure_in_tiles(const bench_case_t *c, bench_result_t *r)
     seconds_t *t = malloc(sizeof(seconds_t) * runs);
     int *ipiv = malloc(sizeof(int) * (n + 1));
     hyla_desc_t *A = NULL;
-    // Untimed phases, printed: at the largest orders they take most of
-    // the call (the tiles pinned for the GPUs, the residual's solve).
-    seconds_t p0 = bench_now(), gen_s = 0;
+    // Every phase printed as it ends: at the largest orders the untimed
+    // ones take most of the call (the tiles pinned for the GPUs, the
+    // residual's solve), and a call stopped by a time limit shows where it
+    // was.
+    seconds_t p0 = bench_now();
     int rc = !t || !ipiv ? HYLA_ERR_OUT_OF_MEMORY
                          : hyla_desc_create(&A, HYLA_DOUBLE, n, n, nb);
-    seconds_t alloc_s = bench_now() - p0;
+    progress(n, "tiles allocated", bench_now() - p0);
     for (int i = -1; !rc && i < runs; i++) {
         p0 = bench_now();
         rc = generate(potrf, n, A, 0, c->seed);
         if (!rc && c->on_gpu) rc = hyla_desc_place(A, HYLA_PLACE_GPUS);
-        if (i < 0) gen_s = bench_now() - p0;
         if (rc) break;
+        progress(n, c->on_gpu ? "generated and placed" : "generated",
+                 bench_now() - p0);
         if (i == 0) energy_reset(); // the warm-up does not count
         seconds_t t0 = bench_now();
         r->info = factor_in_tiles(potrf, A, ipiv);
         seconds_t t1 = bench_now();
+        progress(n, i < 0 ? "untimed run" : "timed run", t1 - t0);
         if (i >= 0) {
             t[i] = t1 - t0;
             energy_mark(t0, t1);
@@ -489,10 +500,7 @@ static int measure_in_tiles(const bench_case_t *c, bench_result_t *r)
             c->check && r->info == 0
                 ? in_tiles_residual(potrf, n, nb, A, ipiv, c->seed, c->on_gpu)
                 : -1.0;
-        seconds_t check_s = bench_now() - p0;
-        printf("# --in-tiles n=%d: tiles allocated in %.1f s, generated%s "
-               "in %.1f s, residual in %.1f s\n",
-               n, alloc_s, c->on_gpu ? " and placed" : "", gen_s, check_s);
+        if (c->check && r->info == 0) progress(n, "residual", bench_now() - p0);
     }
     if (!rc && c->trace) {
         // One more run, recorded.
