@@ -190,9 +190,12 @@ def main(bench):
         check(r.returncode == 0 and len(rows) == 4 and
               all(b["status"] == "ok" and 0 <= float(b["residual"]) <= 60
                   for b in rows) and
-              r.stdout.count("# --in-tiles n=300 residual: ") == 4,
+              r.stdout.count("# --in-tiles n=300 residual: ") == 4 and
+              all(r.stdout.count("# --in-tiles n=300: %s in " % phase) == 4
+                  for phase in ("tiles allocated", "untimed run",
+                                "timed run", "residual")),
               "--in-tiles: the check split over threads passes and says "
-              "where its time went (rc %d)" % r.returncode)
+              "where its time went, phase by phase (rc %d)" % r.returncode)
 
         # The CPU energy estimate where RAPL is not readable: the busy CPU
         # time of the machine times --cpu-watts, so at most every CPU busy
