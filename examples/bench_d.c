@@ -470,7 +470,7 @@ static int measure_in_tiles(const bench_case_t *c, bench_result_t *r)
     seconds_t p0 = bench_now();
     int rc = !t || !ipiv ? HYLA_ERR_OUT_OF_MEMORY
                          : hyla_desc_create(&A, HYLA_DOUBLE, n, n, nb);
-    progress(n, "tiles allocated", bench_now() - p0);
+    if (!rc) progress(n, "tiles allocated", bench_now() - p0);
     for (int i = -1; !rc && i < runs; i++) {
         p0 = bench_now();
         rc = generate(potrf, n, A, 0, c->seed);
